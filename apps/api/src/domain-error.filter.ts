@@ -1,0 +1,32 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpStatus } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError } from '@app/common';
+
+/** Domain codes → HTTP. The only place that knows both. */
+const STATUS_BY_CODE: Record<string, number> = {
+  charge_not_found: HttpStatus.NOT_FOUND,
+  payout_not_found: HttpStatus.NOT_FOUND,
+  review_item_not_found: HttpStatus.NOT_FOUND,
+  charge_exists: HttpStatus.CONFLICT,
+  token_name_taken: HttpStatus.CONFLICT,
+  idempotency_key_in_flight: HttpStatus.CONFLICT,
+  idempotency_key_reused: HttpStatus.UNPROCESSABLE_ENTITY,
+  unknown_provider: HttpStatus.BAD_REQUEST,
+  payload_mismatch: HttpStatus.INTERNAL_SERVER_ERROR,
+  webhook_rejected: HttpStatus.BAD_REQUEST,
+};
+
+@Catch(DomainError)
+export class DomainErrorFilter implements ExceptionFilter {
+  catch(error: DomainError, host: ArgumentsHost): void {
+    const status = STATUS_BY_CODE[error.code] ?? HttpStatus.UNPROCESSABLE_ENTITY;
+    const response = host.switchToHttp().getResponse<Response>();
+    response.status(status).json({
+      statusCode: status,
+      error: HttpStatus[status].replace(/_/g, ' ').toLowerCase().replace(/^\w|\s\w/g, (c) => c.toUpperCase()),
+      message: error.message,
+      code: error.code,
+      ...(error.details ? { details: error.details } : {}),
+    });
+  }
+}

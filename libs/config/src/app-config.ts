@@ -1,0 +1,82 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
+
+const MS_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
+
+/**
+ * Every setting the service reads, validated once at boot. Defaults work on a developer machine;
+ * timings are configurable so tests and demos can compress hours into seconds.
+ */
+export class AppConfig {
+  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/charge_once';
+
+  @IsString() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @Type(() => Number) @IsInt() @Min(0)
+  PORT = 3000;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  /** `role:token` pairs, comma separated, upserted at boot for development and tests. */
+  @IsOptional() @IsString() @Matches(/^\s*((merchant|reviewer|admin):[^,:\s]{16,})(\s*,\s*(merchant|reviewer|admin):[^,:\s]{16,})*\s*$/, {
+    message: 'API_TOKENS must be comma-separated role:token pairs (role merchant|reviewer|admin, token at least 16 chars)',
+  })
+  API_TOKENS?: string;
+
+  @IsString()
+  STRIPE_API_BASE = 'https://api.stripe.com';
+
+  @IsOptional() @IsString()
+  STRIPE_SECRET_KEY?: string;
+
+  @IsString()
+  STRIPE_WEBHOOK_SECRET = 'whsec_dev_simulator';
+
+  @Type(() => Number) @IsInt() @Min(1)
+  STRIPE_WEBHOOK_TOLERANCE_S = 300;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  STRIPE_KEY_LIFETIME_MS = 24 * 3600_000;
+
+  /** Resends stop this long before the provider may prune the key. */
+  @Type(() => Number) @IsInt() @Min(0)
+  KEY_LIFETIME_MARGIN_MS = 3600_000;
+
+  @Type(() => Number) @IsInt() @Min(0)
+  STRIPE_CONSISTENCY_WINDOW_MS = 1_800_000;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  STRIPE_QUERY_RATE_PER_S = 20;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  PROVIDER_CONNECT_TIMEOUT_MS = 3000;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  PROVIDER_READ_TIMEOUT_MS = 15_000;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  SUBMIT_LEASE_MS = 60_000;
+
+  @Matches(MS_LIST, { message: 'SUBMIT_RETRY_BACKOFF_MS must be a comma-separated list of milliseconds' })
+  SUBMIT_RETRY_BACKOFF_MS = '1000,5000,30000,120000';
+
+  @Matches(MS_LIST, { message: 'RESOLUTION_BACKOFF_MS must be a comma-separated list of milliseconds' })
+  RESOLUTION_BACKOFF_MS = '30000,60000,120000,300000,600000,1800000';
+
+  @Type(() => Number) @IsInt() @Min(1)
+  RESOLUTION_MAX_TRIES = 10;
+
+  /** Grace after creation during which even a strongly consistent "not found" is not trusted. */
+  @Type(() => Number) @IsInt() @Min(0)
+  CONSISTENT_LOOKUP_GRACE_MS = 30_000;
+
+  @Type(() => Number) @IsInt() @Min(100)
+  SWEEPER_INTERVAL_MS = 30_000;
+
+  /** Set to run the simulator when no real gateway key is configured (npm start does). */
+  @IsOptional() @IsString()
+  SIMULATOR_PORT?: string;
+}

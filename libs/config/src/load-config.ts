@@ -1,0 +1,27 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppConfig } from './app-config.js';
+
+// Settings with no default are not own properties of a fresh AppConfig, so they are named here.
+const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY', 'SIMULATOR_PORT'];
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+}
+
+/** Reads and validates the environment; one readable message naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const names = [...Object.keys(new AppConfig()), ...OPTIONAL_SETTINGS];
+  const relevant: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') relevant[name] = value;
+  }
+  const config = plainToInstance(AppConfig, relevant, { exposeDefaultValues: true });
+  const errors = validateSync(config, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return config;
+}

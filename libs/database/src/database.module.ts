@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '@app/config';
+import { dataSourceOptions } from './data-source-options.js';
+
+/** The one TypeORM data layer every module shares. Migrations are applied by `migrateDatabase`, not here. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.DATABASE_URL), migrationsRun: false }),
+    }),
+  ],
+})
+export class DatabaseModule {}

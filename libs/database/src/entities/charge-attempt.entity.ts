@@ -1,0 +1,36 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+
+export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown';
+
+/**
+ * One effort to realise a charge at one provider with its own idempotency key. The partial unique
+ * index is the only thing that guarantees one open attempt per charge across processes.
+ */
+@Entity('charge_attempts')
+@Unique('UQ_charge_attempts_idempotency_key', ['idempotencyKey'])
+@Unique('UQ_charge_attempts_provider_charge_id', ['providerChargeId'])
+@Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown')` })
+@Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
+export class ChargeAttemptEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid', { name: 'charge_id' }) chargeId: string;
+  @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
+  @Column('text') provider: string;
+  @Column('text') status: AttemptStatusColumn;
+  @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
+  /** The exact bytes sent, so a resend after a deploy cannot burn the key with a changed body. */
+  @Column('text') payload: string;
+  @Column('char', { name: 'payload_hash', length: 64 }) payloadHash: string;
+  @Column('int', { name: 'http_attempts', default: 0 }) httpAttempts: number;
+  @Column('jsonb', { name: 'last_error', nullable: true }) lastError: Record<string, unknown> | null;
+  /** Set while one process holds the right to send; an expired lease means that process died mid-call. */
+  @Column('timestamptz', { name: 'lease_expires_at', nullable: true }) leaseExpiresAt: Date | null;
+  /** When a pending attempt (connect failure, 429) may be sent again. */
+  @Column('timestamptz', { name: 'next_send_at', nullable: true }) nextSendAt: Date | null;
+  @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
+  @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
+  @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;
+  @Column('timestamptz', { name: 'resolved_at', nullable: true }) resolvedAt: Date | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,15 @@
+import { ApiTokenEntity } from './api-token.entity.js';
+import { AttemptTransitionEntity } from './attempt-transition.entity.js';
+import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { ChargeEntity } from './charge.entity.js';
+import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
+import { ProviderCallEntity } from './provider-call.entity.js';
+
+export const ENTITIES = [
+  ApiTokenEntity,
+  AttemptTransitionEntity,
+  ChargeAttemptEntity,
+  ChargeEntity,
+  IdempotencyRecordEntity,
+  ProviderCallEntity,
+];

@@ -1,0 +1,16 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** Evidence: every call made to a provider for an attempt and what it proved. Shown to reviewers. */
+@Entity('provider_calls')
+@Index('ix_provider_calls_attempt', ['attemptId', 'at'])
+export class ProviderCallEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint' }) id: string;
+  @Column('uuid', { name: 'attempt_id' }) attemptId: string;
+  /** `create` or `lookup`. */
+  @Column('text') kind: string;
+  @Column('text') outcome: string;
+  @Column('int', { name: 'http_status', nullable: true }) httpStatus: number | null;
+  @Column('int', { name: 'duration_ms' }) durationMs: number;
+  @Column('jsonb', { nullable: true }) detail: Record<string, unknown> | null;
+  @CreateDateColumn({ type: 'timestamptz' }) at: Date;
+}

@@ -1,0 +1,11 @@
+export { DatabaseModule } from './database.module.js';
+export { dataSourceOptions } from './data-source-options.js';
+export { ensureDatabase } from './ensure-database.js';
+export { migrateDatabase, revertLastMigration } from './migrate.js';
+export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.js';
+export { ChargeEntity } from './entities/charge.entity.js';
+export { ChargeAttemptEntity, type AttemptStatusColumn } from './entities/charge-attempt.entity.js';
+export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js';
+export { ProviderCallEntity } from './entities/provider-call.entity.js';
+export { ApiTokenEntity, type ApiRole } from './entities/api-token.entity.js';
+export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';

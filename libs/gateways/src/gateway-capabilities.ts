@@ -1,0 +1,18 @@
+/**
+ * What a provider guarantees. Every rule reads these instead of asking `provider === 'x'`.
+ */
+export interface GatewayCapabilities {
+  /** The provider deduplicates requests carrying the same idempotency key. */
+  nativeIdempotency: boolean;
+  /** How long the provider remembers a key; past it (minus a margin) a resend could create a second charge. */
+  keyLifetimeMs: number;
+  /** A 5xx is stored against the key and replayed, so resending the same key cannot succeed. */
+  replays5xx: boolean;
+  /** Lookup by our reference, and whether its answer can lag behind creates. */
+  lookupByReference: 'consistent_list' | 'lagging_search' | 'none';
+  /** How long a lagging lookup may miss a charge that exists. */
+  consistencyWindowMs: number;
+  /** Queries per second allowed across all workers. */
+  queryRatePerSecond: number;
+  webhookAuth: 'hmac_sha256_timestamped' | 'static_token' | 'mtls';
+}

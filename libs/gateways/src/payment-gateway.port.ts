@@ -1,0 +1,55 @@
+import type { GatewayCallResult, ProviderOutcome } from './gateway-call-result.js';
+import type { GatewayCapabilities } from './gateway-capabilities.js';
+
+/** Exactly what is sent to the provider for one attempt; stored on the attempt and resent byte for byte. */
+export interface ChargeRequest {
+  attemptId: string;
+  chargeId: string;
+  idempotencyKey: string;
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  paymentMethodId: string | null;
+}
+
+/** Where to look for an attempt at the provider. */
+export interface AttemptReference {
+  attemptId: string;
+  chargeId: string;
+  customerId: string;
+  /** When the attempt was created: bounds a strongly consistent list query. */
+  createdAt: Date;
+  /** Known when a response or webhook already named it: a direct retrieve beats a search. */
+  providerChargeId: string | null;
+}
+
+export interface ProviderCharge {
+  providerChargeId: string;
+  outcome: ProviderOutcome;
+  amountCents: number;
+  currency: string;
+  attemptId: string | null;
+  raw: unknown;
+}
+
+export type LookupResult =
+  | { kind: 'found'; charges: ProviderCharge[]; consistent: boolean; durationMs: number }
+  | { kind: 'not_found'; consistent: boolean; durationMs: number }
+  /** The query itself failed (timeout, 5xx, 429): it proves nothing either way. */
+  | { kind: 'error'; message: string; httpStatus: number | null; durationMs: number };
+
+/**
+ * The gateway port and its DI token. Services depend on this abstract class; adapters extend it.
+ * An adapter makes exactly one HTTP call per method call: retrying is the caller's job, done by queued
+ * jobs with the same key and payload, never by a hidden loop here.
+ */
+export abstract class PaymentGateway {
+  abstract readonly provider: string;
+  abstract readonly capabilities: GatewayCapabilities;
+  /** Serialises the request the way it goes on the wire; its hash guards every resend. */
+  abstract encodeCharge(request: ChargeRequest): string;
+  /** Sends a previously encoded body with the attempt's key. */
+  abstract createCharge(idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult>;
+  /** Asks the provider whether a charge with our reference exists. Never creates anything. */
+  abstract findByReference(reference: AttemptReference): Promise<LookupResult>;
+}

@@ -1,0 +1,3 @@
+export { LoggerModule } from './logger.module.js';
+export { ObservabilityModule } from './observability.module.js';
+export * from './metrics.js';

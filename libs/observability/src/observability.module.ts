@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { HealthController } from './health.controller.js';
+import { MetricsController } from './metrics.controller.js';
+import { RedisHealthIndicator } from './redis-health.indicator.js';
+
+/** Health and metrics endpoints for the api. */
+@Module({
+  imports: [TerminusModule],
+  controllers: [HealthController, MetricsController],
+  providers: [RedisHealthIndicator],
+})
+export class ObservabilityModule {}

@@ -1,0 +1,2 @@
+export { QueuesModule } from './queues.module.js';
+export * from './queue-names.js';
