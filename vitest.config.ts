@@ -1,11 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests run against the real PostgreSQL and Redis, in a database of their own. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_test';
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['reflect-metadata'],
+    env: {
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'silent',
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

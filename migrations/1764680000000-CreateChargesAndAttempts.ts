@@ -32,6 +32,7 @@ export class CreateChargesAndAttempts1764680000000 implements MigrationInterface
         last_error jsonb,
         lease_expires_at timestamptz,
         next_send_at timestamptz,
+        last_sent_at timestamptz,
         resolution_tries int NOT NULL DEFAULT 0,
         resolved_by text,
         unknown_since timestamptz,
@@ -45,6 +46,10 @@ export class CreateChargesAndAttempts1764680000000 implements MigrationInterface
     await q.query(`
       CREATE UNIQUE INDEX uq_charge_attempts_open_per_charge
         ON charge_attempts (charge_id) WHERE status IN ('pending','unknown')`);
+    // A standing guarantee: however an attempt is resolved, a charge has at most one success.
+    await q.query(`
+      CREATE UNIQUE INDEX uq_charge_attempts_one_success_per_charge
+        ON charge_attempts (charge_id) WHERE status = 'succeeded'`);
     await q.query(`CREATE INDEX ix_charge_attempts_charge ON charge_attempts (charge_id, created_at)`);
     // The sweeper scans only open attempts.
     await q.query(`

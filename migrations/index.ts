@@ -1,8 +1,17 @@
 import { CreateChargesAndAttempts1764680000000 } from './1764680000000-CreateChargesAndAttempts.js';
 import { CreateApiTokensAndIdempotency1764680001000 } from './1764680001000-CreateApiTokensAndIdempotency.js';
+import { CreateReviewItems1764680002000 } from './1764680002000-CreateReviewItems.js';
+import { CreateScheduledRuns1764680003000 } from './1764680003000-CreateScheduledRuns.js';
+import { CreateWebhookEvents1764680004000 } from './1764680004000-CreateWebhookEvents.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
  * sources under Vitest and from `dist/` in production. A generated migration is added here by hand.
  */
-export const MIGRATIONS = [CreateChargesAndAttempts1764680000000, CreateApiTokensAndIdempotency1764680001000];
+export const MIGRATIONS = [
+  CreateChargesAndAttempts1764680000000,
+  CreateApiTokensAndIdempotency1764680001000,
+  CreateReviewItems1764680002000,
+  CreateScheduledRuns1764680003000,
+  CreateWebhookEvents1764680004000,
+];

@@ -1,11 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@app/auth';
+import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { GatewaysModule } from '@app/gateways';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
+import { WebhooksModule } from '@app/webhooks';
+import { ChargesController } from './charges/charges.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, AuthModule, ObservabilityModule],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule],
+  controllers: [ChargesController, WebhooksController],
 })
 export class ApiModule {}

@@ -5,6 +5,9 @@ import { DomainError } from '@app/common';
 /** Domain codes → HTTP. The only place that knows both. */
 const STATUS_BY_CODE: Record<string, number> = {
   charge_not_found: HttpStatus.NOT_FOUND,
+  attempt_not_found: HttpStatus.NOT_FOUND,
+  open_attempt_exists: HttpStatus.CONFLICT,
+  illegal_transition: HttpStatus.CONFLICT,
   payout_not_found: HttpStatus.NOT_FOUND,
   review_item_not_found: HttpStatus.NOT_FOUND,
   charge_exists: HttpStatus.CONFLICT,

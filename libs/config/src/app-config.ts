@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
 
@@ -13,6 +14,10 @@ export class AppConfig {
 
   @IsString() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Redis key prefix of every queue; lets several deployments (or test files) share one Redis. */
+  @IsString() @Matches(/^[A-Za-z0-9:_-]+$/, { message: 'QUEUE_PREFIX may contain letters, digits, ":", "_" and "-"' })
+  QUEUE_PREFIX = 'charge-once';
 
   @Type(() => Number) @IsInt() @Min(0)
   PORT = 3000;

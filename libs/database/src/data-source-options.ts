@@ -13,7 +13,7 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrationsTransactionMode: 'each',
     synchronize: false,
     installExtensions: false,
-    logging: ['error'],
+    logging: false,
     extra: { max: 20, connectionTimeoutMillis: 5000 },
   };
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options.js';
+import { ScheduledRunGuard } from './scheduled-run.guard.js';
 
 /** The one TypeORM data layer every module shares. Migrations are applied by `migrateDatabase`, not here. */
 @Global()
@@ -12,5 +13,7 @@ import { dataSourceOptions } from './data-source-options.js';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.DATABASE_URL), migrationsRun: false }),
     }),
   ],
+  providers: [ScheduledRunGuard],
+  exports: [ScheduledRunGuard],
 })
 export class DatabaseModule {}

@@ -9,3 +9,6 @@ export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js
 export { ProviderCallEntity } from './entities/provider-call.entity.js';
 export { ApiTokenEntity, type ApiRole } from './entities/api-token.entity.js';
 export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
+export { ReviewItemEntity, type ReviewItemState } from './entities/review-item.entity.js';
+export { ScheduledRunGuard } from './scheduled-run.guard.js';
+export { WebhookEventEntity } from './entities/webhook-event.entity.js';

@@ -10,6 +10,6 @@ export class AttemptTransitionEntity {
   @Column('text', { name: 'to_status' }) toStatus: string;
   @Column('text') cause: string;
   @Column('text') actor: string;
-  @Column('jsonb', { nullable: true }) detail: Record<string, unknown> | null;
+  @Column('jsonb', { nullable: true }) detail: object | null;
   @CreateDateColumn({ type: 'timestamptz' }) at: Date;
 }

@@ -10,6 +10,7 @@ export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown'
 @Unique('UQ_charge_attempts_idempotency_key', ['idempotencyKey'])
 @Unique('UQ_charge_attempts_provider_charge_id', ['providerChargeId'])
 @Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown')` })
+@Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded'` })
 @Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
@@ -22,11 +23,13 @@ export class ChargeAttemptEntity {
   @Column('text') payload: string;
   @Column('char', { name: 'payload_hash', length: 64 }) payloadHash: string;
   @Column('int', { name: 'http_attempts', default: 0 }) httpAttempts: number;
-  @Column('jsonb', { name: 'last_error', nullable: true }) lastError: Record<string, unknown> | null;
+  @Column('jsonb', { name: 'last_error', nullable: true }) lastError: object | null;
   /** Set while one process holds the right to send; an expired lease means that process died mid-call. */
   @Column('timestamptz', { name: 'lease_expires_at', nullable: true }) leaseExpiresAt: Date | null;
   /** When a pending attempt (connect failure, 429) may be sent again. */
   @Column('timestamptz', { name: 'next_send_at', nullable: true }) nextSendAt: Date | null;
+  /** When the last request left us: the provider's consistency window runs from here, not from creation. */
+  @Column('timestamptz', { name: 'last_sent_at', nullable: true }) lastSentAt: Date | null;
   @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
   @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
   @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;

@@ -4,6 +4,8 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
+import { ReviewItemEntity } from './review-item.entity.js';
+import { WebhookEventEntity } from './webhook-event.entity.js';
 
 export const ENTITIES = [
   ApiTokenEntity,
@@ -12,4 +14,6 @@ export const ENTITIES = [
   ChargeEntity,
   IdempotencyRecordEntity,
   ProviderCallEntity,
+  ReviewItemEntity,
+  WebhookEventEntity,
 ];

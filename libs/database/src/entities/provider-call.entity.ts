@@ -11,6 +11,6 @@ export class ProviderCallEntity {
   @Column('text') outcome: string;
   @Column('int', { name: 'http_status', nullable: true }) httpStatus: number | null;
   @Column('int', { name: 'duration_ms' }) durationMs: number;
-  @Column('jsonb', { nullable: true }) detail: Record<string, unknown> | null;
+  @Column('jsonb', { nullable: true }) detail: object | null;
   @CreateDateColumn({ type: 'timestamptz' }) at: Date;
 }

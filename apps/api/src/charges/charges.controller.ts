@@ -1,0 +1,47 @@
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
+import { CreateChargeDto } from './create-charge.dto.js';
+
+@ApiTags('charges')
+@ApiBearerAuth()
+@Roles('merchant')
+@Controller('charges')
+export class ChargesController {
+  constructor(
+    private readonly charges: ChargesService,
+    private readonly idempotency: InboundIdempotencyService,
+  ) {}
+
+  @Post()
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key and body' })
+  async create(
+    @Body() body: CreateChargeDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('idempotency-key') key?: string,
+  ): Promise<unknown> {
+    if (key === undefined) return this.charges.create(body, actor.name).then((view) => (res.status(201), view));
+    if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
+    const stored = await this.idempotency.run(actor.name, key, body, async () => ({
+      status: 201,
+      body: await this.charges.create(body, actor.name),
+    }));
+    res.status(stored.status);
+    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return stored.body;
+  }
+
+  @Post(':id/submit')
+  @HttpCode(200)
+  submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
+    return this.charges.submit(id, actor.name);
+  }
+
+  @Get(':id')
+  get(@Param('id', ParseUUIDPipe) id: string): Promise<ChargeView> {
+    return this.charges.view(id);
+  }
+}

@@ -1,0 +1,15 @@
+import { Process, Processor } from '@nestjs/bull';
+import type { Job } from 'bull';
+import { AttemptSender } from '@app/attempts';
+import { SUBMIT_QUEUE, type AttemptJob } from '@app/queues';
+
+/** A pending attempt whose backoff has passed: send it again with the same key and bytes. */
+@Processor(SUBMIT_QUEUE)
+export class SendAttemptProcessor {
+  constructor(private readonly sender: AttemptSender) {}
+
+  @Process()
+  async handle(job: Job<AttemptJob>): Promise<void> {
+    await this.sender.send(job.data.attemptId, 'worker');
+  }
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
+import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import { GatewayRegistry } from '@app/gateways';
+import { AttemptTransitionWriter } from './attempt-transition.writer.js';
+import { insertAttempt } from './attempt-insert.js';
+import { ChargeToSubmitNotFoundError, OpenAttemptExistsError } from './attempts.errors.js';
+import { isOpen } from './rules/attempt-status.js';
+import { mayOpenNewAttempt } from './rules/attempt-state-machine.js';
+import { payloadHash } from './rules/canonical-payload.js';
+
+export type OpenedAttempt =
+  | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
+  /** The charge already succeeded: nothing to send, ever again. */
+  | { kind: 'settled'; attempt: ChargeAttemptEntity };
+
+/**
+ * Phase 1 of a submit: a short transaction that finds the charge's open attempt or creates one, with its
+ * idempotency key and exact payload committed before any network call. The charge row lock serialises
+ * openers so "the last attempt failed" cannot go stale between the check and the insert; the partial
+ * unique index stays the last word should anything else insert.
+ */
+@Injectable()
+export class AttemptOpener {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly transitions: AttemptTransitionWriter,
+  ) {}
+
+  async openOrReuse(chargeId: string, actor: string): Promise<OpenedAttempt> {
+    try {
+      return await this.db.transaction((em) => this.openIn(em, chargeId, actor));
+    } catch (error) {
+      if (!(error instanceof OpenAttemptExistsError)) throw error;
+      const open = await this.db.getRepository(ChargeAttemptEntity).findOneOrFail({
+        where: { chargeId, status: In(['pending', 'unknown']) },
+      });
+      return { kind: 'open', attempt: open, created: false };
+    }
+  }
+
+  private async openIn(em: EntityManager, chargeId: string, actor: string): Promise<OpenedAttempt> {
+    const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
+    if (!charge) throw new ChargeToSubmitNotFoundError(chargeId);
+    const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
+    const open = attempts.find((a) => isOpen(a.status));
+    if (open) return { kind: 'open', attempt: open, created: false };
+    const succeeded = attempts.find((a) => a.status === 'succeeded');
+    if (succeeded || !mayOpenNewAttempt(attempts.map((a) => a.status))) {
+      return { kind: 'settled', attempt: succeeded ?? attempts[attempts.length - 1] };
+    }
+    const attempt = this.newAttempt(charge);
+    await insertAttempt(em, attempt);
+    await this.transitions.recordCreation(em, attempt.id, actor);
+    return { kind: 'open', attempt: await em.findOneByOrFail(ChargeAttemptEntity, { id: attempt.id }), created: true };
+  }
+
+  /** A new key per attempt, never derived from the charge: a declined try must not be replayed forever. */
+  private newAttempt(charge: ChargeEntity): ChargeAttemptEntity {
+    const id = randomUUID();
+    const idempotencyKey = randomUUID();
+    const payload = this.gateways.get(charge.provider).encodeCharge({
+      attemptId: id,
+      chargeId: charge.id,
+      idempotencyKey,
+      amountCents: charge.amountCents,
+      currency: charge.currency,
+      customerId: charge.customerId,
+      paymentMethodId: charge.paymentMethodId,
+    });
+    return Object.assign(new ChargeAttemptEntity(), {
+      id,
+      chargeId: charge.id,
+      idempotencyKey,
+      provider: charge.provider,
+      status: 'pending',
+      payload,
+      payloadHash: payloadHash(payload),
+      httpAttempts: 0,
+    });
+  }
+}

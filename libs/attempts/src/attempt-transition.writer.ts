@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AttemptTransitionEntity, ChargeAttemptEntity } from '@app/database';
+import { attemptTransitionsTotal, unknownToCertaintySeconds } from '@app/observability';
+import type { AttemptStatus } from './rules/attempt-status.js';
+import { isTerminal } from './rules/attempt-status.js';
+import { canTransition, type TransitionCause } from './rules/attempt-state-machine.js';
+import { IllegalTransitionError } from './attempts.errors.js';
+
+export interface AttemptTransition {
+  attemptId: string;
+  from: AttemptStatus;
+  to: AttemptStatus;
+  cause: TransitionCause;
+  actor: string;
+  /** Columns to write together with the status. */
+  set?: Partial<Pick<ChargeAttemptEntity, 'providerChargeId' | 'lastError'>>;
+  /** Only the process that holds the send claim numbered this may record its result. */
+  expectHttpAttempts?: number;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * The one way an attempt changes status: `UPDATE ... WHERE id AND status = from`, row count checked,
+ * audit row written in the same transaction. Two writers racing on one row produce one transition;
+ * the loser gets `false` and must re-read.
+ */
+@Injectable()
+export class AttemptTransitionWriter {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async apply(t: AttemptTransition, manager?: EntityManager): Promise<boolean> {
+    if (!canTransition(t.from, t.to)) throw new IllegalTransitionError(t.attemptId, t.from, t.to);
+    const run = (em: EntityManager) => this.applyIn(em, t);
+    return manager ? run(manager) : this.db.transaction(run);
+  }
+
+  /** The first audit row of an attempt: it exists, pending, with its key stored. */
+  async recordCreation(em: EntityManager, attemptId: string, actor: string): Promise<void> {
+    await em.insert(AttemptTransitionEntity, { attemptId, fromStatus: null, toStatus: 'pending', cause: 'submit', actor, detail: null });
+  }
+
+  private async applyIn(em: EntityManager, t: AttemptTransition): Promise<boolean> {
+    const terminal = isTerminal(t.to);
+    const query = em
+      .createQueryBuilder()
+      .update(ChargeAttemptEntity)
+      .set({
+        ...t.set,
+        status: t.to,
+        leaseExpiresAt: null,
+        nextSendAt: null,
+        ...(t.to === 'unknown' ? { unknownSince: () => 'now()' } : {}),
+        ...(terminal ? { resolvedAt: () => 'now()', resolvedBy: t.cause } : {}),
+      })
+      .where('id = :id AND status = :from', { id: t.attemptId, from: t.from })
+      .returning(['provider', 'unknown_since']);
+    if (t.expectHttpAttempts !== undefined) query.andWhere('http_attempts = :n', { n: t.expectHttpAttempts });
+    const result = await query.execute();
+    if (result.affected !== 1) return false;
+    await em.insert(AttemptTransitionEntity, {
+      attemptId: t.attemptId,
+      fromStatus: t.from,
+      toStatus: t.to,
+      cause: t.cause,
+      actor: t.actor,
+      detail: t.detail ?? null,
+    });
+    const row = (result.raw as Array<{ provider: string; unknown_since: Date | null }>)[0];
+    attemptTransitionsTotal.inc({ provider: row.provider, to: t.to, cause: t.cause });
+    if (terminal && t.from === 'unknown' && row.unknown_since) {
+      unknownToCertaintySeconds.observe({ provider: row.provider, cause: t.cause }, (Date.now() - row.unknown_since.getTime()) / 1000);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,14 @@
+export { AttemptsModule } from './attempts.module.js';
+export { AttemptOpener, type OpenedAttempt } from './attempt-opener.service.js';
+export { AttemptSender } from './attempt-sender.service.js';
+export { AttemptTransitionWriter, type AttemptTransition } from './attempt-transition.writer.js';
+export { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
+export * from './attempts.errors.js';
+export * from './rules/attempt-status.js';
+export * from './rules/attempt-state-machine.js';
+export * from './rules/classify-gateway-response.js';
+export * from './rules/canonical-payload.js';
+export * from './rules/backoff-schedule.js';
+export * from './rules/key-lifetime.js';
+export * from './rules/attempt-rules.errors.js';
+export { insertAttempt } from './attempt-insert.js';

@@ -1,0 +1,37 @@
+import type { GatewayCapabilities } from '@app/gateways';
+
+export interface ResendCheck {
+  attemptCreatedAt: Date;
+  now: Date;
+  capabilities: Pick<GatewayCapabilities, 'nativeIdempotency' | 'keyLifetimeMs'>;
+  /** Safety margin before the provider may forget the key (clock skew, time the request spends in flight). */
+  marginMs: number;
+}
+
+/**
+ * Whether an attempt may be resent with its key (DESIGN.md section 4 rule 5). Providers may prune a
+ * key once its lifetime has passed, and a resend with a pruned key runs as a brand new charge: from
+ * then on, only a query may resolve the attempt. The clock starts at the attempt's creation, when the
+ * key was minted, which is no later than the first send: the conservative end.
+ */
+export function mayResend({ attemptCreatedAt, now, capabilities, marginMs }: ResendCheck): boolean {
+  // Without native idempotency a resend is never a replay: see mayResendWithoutNativeKey.
+  if (!capabilities.nativeIdempotency) return false;
+  const keyAgeMs = now.getTime() - attemptCreatedAt.getTime();
+  return keyAgeMs < capabilities.keyLifetimeMs - marginMs;
+}
+
+/**
+ * Providers without an idempotency key (Asaas) would create a second charge on every resend, so a
+ * resend is allowed only once a lookup by our reference found nothing and the lookup's consistency
+ * window has passed (a lagging search may still hide a charge that exists).
+ */
+export function mayResendWithoutNativeKey({
+  lookupSaysNotFound,
+  consistencyWindowPassed,
+}: {
+  lookupSaysNotFound: boolean;
+  consistencyWindowPassed: boolean;
+}): boolean {
+  return lookupSaysNotFound && consistencyWindowPassed;
+}

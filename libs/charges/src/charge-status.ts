@@ -1,0 +1,15 @@
+import type { AttemptStatus } from '@app/attempts';
+
+export type ChargeStatus = 'created' | 'processing' | 'in_review' | 'succeeded' | 'failed';
+
+/**
+ * What a client sees, derived from the attempts (never stored, so it cannot drift from them).
+ * A success anywhere wins: a charge that succeeded is succeeded whatever came after.
+ */
+export function deriveChargeStatus(attempts: ReadonlyArray<{ status: AttemptStatus }>, hasOpenReviewItem: boolean): ChargeStatus {
+  if (attempts.length === 0) return 'created';
+  if (attempts.some((a) => a.status === 'succeeded')) return 'succeeded';
+  const open = attempts.find((a) => a.status === 'pending' || a.status === 'unknown');
+  if (open) return hasOpenReviewItem ? 'in_review' : 'processing';
+  return 'failed';
+}

@@ -1,0 +1,48 @@
+import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
+
+export interface AttemptView {
+  id: string;
+  idempotencyKey: string;
+  provider: string;
+  status: string;
+  providerChargeId: string | null;
+  httpAttempts: number;
+  lastError: object | null;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+export interface ChargeView {
+  id: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  provider: string;
+  status: ChargeStatus;
+  attempts: AttemptView[];
+}
+
+export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean): ChargeView {
+  return {
+    id: charge.id,
+    orderId: charge.orderId,
+    amountCents: charge.amountCents,
+    currency: charge.currency,
+    customerId: charge.customerId,
+    provider: charge.provider,
+    status: deriveChargeStatus(attempts, hasOpenReviewItem),
+    attempts: attempts.map((a) => ({
+      id: a.id,
+      idempotencyKey: a.idempotencyKey,
+      provider: a.provider,
+      status: a.status,
+      providerChargeId: a.providerChargeId,
+      httpAttempts: a.httpAttempts,
+      lastError: a.lastError,
+      createdAt: a.createdAt.toISOString(),
+      resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
+    })),
+  };
+}

@@ -1,0 +1,29 @@
+import { DomainError } from '@app/common';
+
+export class ChargeNotFoundError extends DomainError {
+  readonly code = 'charge_not_found';
+  constructor(chargeId: string) {
+    super(`charge ${chargeId} does not exist`, { chargeId });
+  }
+}
+
+export class ChargeExistsError extends DomainError {
+  readonly code = 'charge_exists';
+  constructor(orderId: string, chargeId: string) {
+    super(`order ${orderId} already has charge ${chargeId}`, { orderId, chargeId });
+  }
+}
+
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly code = 'idempotency_key_reused';
+  constructor() {
+    super('this Idempotency-Key was already used with a different request body');
+  }
+}
+
+export class IdempotencyKeyInFlightError extends DomainError {
+  readonly code = 'idempotency_key_in_flight';
+  constructor() {
+    super('a request with this Idempotency-Key is still being processed; retry later');
+  }
+}

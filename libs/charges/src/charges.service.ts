@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AttemptOpener, AttemptSender } from '@app/attempts';
+import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
+import { GatewayRegistry } from '@app/gateways';
+import { ChargeExistsError, ChargeNotFoundError } from './charges.errors.js';
+import { toChargeView, type ChargeView } from './charge-view.js';
+
+export interface NewCharge {
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  paymentMethodId?: string;
+  provider?: string;
+}
+
+@Injectable()
+export class ChargesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly opener: AttemptOpener,
+    private readonly sender: AttemptSender,
+  ) {}
+
+  /** Records what the business wants; nothing is sent until submit. One charge per order id. */
+  async create(input: NewCharge, actor: string): Promise<ChargeView> {
+    const provider = this.gateways.get(input.provider ?? this.gateways.defaultProvider).provider;
+    const charge = Object.assign(new ChargeEntity(), {
+      id: randomUUID(),
+      orderId: input.orderId,
+      amountCents: input.amountCents,
+      currency: input.currency,
+      customerId: input.customerId,
+      paymentMethodId: input.paymentMethodId ?? null,
+      provider,
+      createdBy: actor,
+    });
+    try {
+      await this.db.getRepository(ChargeEntity).insert(charge);
+    } catch (error) {
+      if (!isUniqueViolation(error, 'UQ_charges_order_id')) throw error;
+      const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ orderId: input.orderId });
+      throw new ChargeExistsError(input.orderId, existing.id);
+    }
+    return this.view(charge.id);
+  }
+
+  /**
+   * Opens or reuses the charge's attempt and makes at most one provider call. Safe to call any number of
+   * times, concurrently: the database decides who sends, everyone else just reads the result.
+   */
+  async submit(chargeId: string, actor: string): Promise<ChargeView> {
+    const opened = await this.opener.openOrReuse(chargeId, actor);
+    if (opened.kind === 'open' && opened.attempt.status === 'pending') {
+      await this.sender.send(opened.attempt.id, actor);
+    }
+    return this.view(chargeId);
+  }
+
+  async view(chargeId: string): Promise<ChargeView> {
+    const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
+    if (!charge) throw new ChargeNotFoundError(chargeId);
+    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
+    const [{ open }] = (await this.db.query(
+      `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
+                       WHERE a.charge_id = $1 AND r.state <> 'decided') AS open`,
+      [chargeId],
+    )) as Array<{ open: boolean }>;
+    return toChargeView(charge, attempts, open);
+  }
+}

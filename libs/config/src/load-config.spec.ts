@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './load-config.js';
+
+describe('loadConfig', () => {
+  it('has defaults that work on a developer machine', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/charge_once');
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.PORT).toBe(3000);
+    expect(config.PROVIDER_CONNECT_TIMEOUT_MS).toBe(3000);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SUBMIT_RETRY_BACKOFF_MS', '1s,2s'],
+    ['API_TOKENS', 'superuser:abcdefghijklmnopq'],
+    ['PROVIDER_READ_TIMEOUT_MS', '0'],
+  ])('stops with a message naming %s when it is malformed', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('converts numeric settings from strings', () => {
+    expect(loadConfig({ RESOLUTION_MAX_TRIES: '3' }).RESOLUTION_MAX_TRIES).toBe(3);
+  });
+});

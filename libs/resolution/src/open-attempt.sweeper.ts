@@ -1,0 +1,86 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AttemptTransitionWriter } from '@app/attempts';
+import { AttemptJobs } from '@app/queues';
+
+export interface SweepReport {
+  leasesExpired: number;
+  resolutionsScheduled: number;
+  sendsResumed: number;
+}
+
+/** A pending attempt untouched this long with no claim is an orphan of a process that died before sending. */
+const ORPHAN_GRACE_MS = 2000;
+const BATCH = 1000;
+
+/**
+ * Puts every open attempt back in someone's hands. The database is the source of truth; Redis only holds
+ * reminders, so after a crash or an empty Redis one sweep re-creates whatever reminder went missing
+ * (job ids make the re-creation a no-op when the reminder is still there).
+ */
+@Injectable()
+export class OpenAttemptSweeper {
+  private readonly logger = new Logger(OpenAttemptSweeper.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly transitions: AttemptTransitionWriter,
+    private readonly jobs: AttemptJobs,
+  ) {}
+
+  async sweep(): Promise<SweepReport> {
+    const report = {
+      leasesExpired: await this.expireLeases(),
+      resolutionsScheduled: await this.rescheduleResolutions(),
+      sendsResumed: await this.resumeOrphanedSends(),
+    };
+    if (report.leasesExpired + report.sendsResumed > 0) this.logger.warn(report, 'sweep recovered open attempts');
+    return report;
+  }
+
+  /** The sender died mid-call: the request may have gone out, so the outcome is unknown. */
+  private async expireLeases(): Promise<number> {
+    const expired = (await this.db.query(
+      `SELECT id, http_attempts FROM charge_attempts
+        WHERE status = 'pending' AND lease_expires_at < now() ORDER BY lease_expires_at LIMIT ${BATCH}`,
+    )) as Array<{ id: string; http_attempts: number }>;
+    let moved = 0;
+    for (const row of expired) {
+      const ok = await this.transitions.apply({
+        attemptId: row.id,
+        from: 'pending',
+        to: 'unknown',
+        cause: 'sweeper',
+        actor: 'sweeper',
+        expectHttpAttempts: row.http_attempts,
+        detail: { reason: 'lease_expired' },
+      });
+      if (ok) moved++;
+    }
+    return moved;
+  }
+
+  private async rescheduleResolutions(): Promise<number> {
+    const unknown = (await this.db.query(
+      `SELECT a.id, a.resolution_tries FROM charge_attempts a
+        WHERE a.status = 'unknown'
+          AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'decided')
+        ORDER BY a.updated_at LIMIT ${BATCH}`,
+    )) as Array<{ id: string; resolution_tries: number }>;
+    for (const row of unknown) await this.jobs.scheduleResolution(row.id, row.resolution_tries, 0);
+    return unknown.length;
+  }
+
+  private async resumeOrphanedSends(): Promise<number> {
+    const orphans = (await this.db.query(
+      `SELECT id, http_attempts FROM charge_attempts
+        WHERE status = 'pending' AND lease_expires_at IS NULL
+          AND (next_send_at IS NULL OR next_send_at <= now())
+          AND updated_at < now() - make_interval(secs => ${ORPHAN_GRACE_MS / 1000})
+        LIMIT ${BATCH}`,
+    )) as Array<{ id: string; http_attempts: number }>;
+    for (const row of orphans) await this.jobs.scheduleSend(row.id, row.http_attempts, 0);
+    return orphans.length;
+  }
+}

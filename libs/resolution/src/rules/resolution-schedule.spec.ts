@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RESOLUTION_BACKOFF_MS, isExhausted, resolutionDelayMs } from './resolution-schedule.js';
+
+describe('resolutionDelayMs', () => {
+  const table: [number, number][] = [
+    [1, 30_000],
+    [2, 60_000],
+    [3, 120_000],
+    [4, 300_000],
+    [5, 600_000],
+    [6, 1_800_000],
+    [7, 1_800_000],
+    [10, 1_800_000],
+  ];
+
+  it.each(table)('waits before try %i: %i ms with the default schedule', (tryNumber, expected) => {
+    expect(resolutionDelayMs(DEFAULT_RESOLUTION_BACKOFF_MS, tryNumber)).toBe(expected);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses the try number %d (tries count from 1)', (tryNumber) => {
+    expect(() => resolutionDelayMs(DEFAULT_RESOLUTION_BACKOFF_MS, tryNumber)).toThrow(RangeError);
+  });
+
+  it('refuses an empty schedule', () => {
+    expect(() => resolutionDelayMs([], 1)).toThrow(RangeError);
+  });
+});
+
+describe('isExhausted', () => {
+  const table: [number, number, boolean][] = [
+    [1, 10, false],
+    [9, 10, false],
+    [10, 10, true],
+    [11, 10, true],
+    [1, 1, true],
+  ];
+
+  it.each(table)('try %i of %i is the last or beyond: %s', (tryNumber, maxTries, expected) => {
+    expect(isExhausted(tryNumber, maxTries)).toBe(expected);
+  });
+});

@@ -1,0 +1,22 @@
+/** A provider event reduced to what our rules need; the full body is stored beside it as evidence. */
+export interface ProviderWebhookEvent {
+  eventId: string;
+  type: string;
+  /** Our reference, echoed back from the provider's metadata / external reference. */
+  attemptId: string | null;
+  providerChargeId: string | null;
+  /** What the event says about the charge, or null when it says nothing we act on. */
+  outcome: 'succeeded' | 'failed' | 'pending' | null;
+  amountCents: number | null;
+  currency: string | null;
+}
+
+export type DecodedWebhook =
+  | { ok: true; event: ProviderWebhookEvent; payload: unknown }
+  | { ok: false; reason: string };
+
+/** One per provider: authenticates the delivery and reads its event. Pure, so it is tested without HTTP. */
+export interface WebhookDecoder {
+  readonly provider: string;
+  decode(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSec: number): DecodedWebhook;
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AttemptsModule } from '@app/attempts';
+import { AppConfig } from '@app/config';
+import { ReviewModule } from '@app/review';
+import { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
+import { WEBHOOK_DECODERS, WebhookIngestService } from './webhook-ingest.service.js';
+
+@Module({
+  imports: [AttemptsModule, ReviewModule],
+  providers: [
+    WebhookIngestService,
+    {
+      provide: WEBHOOK_DECODERS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => [new StripeWebhookDecoder(config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_S)],
+    },
+  ],
+  exports: [WebhookIngestService],
+})
+export class WebhooksModule {}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChargeEntity } from '@app/database';
+import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
+
+describe('authentication, roles and input validation', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => stack.close());
+
+  it('answers 401 without a bearer token and with an unknown one', async () => {
+    const missing = await stack.http.post('/charges').send(newChargeBody());
+    expect(missing.status).toBe(401);
+    const wrong = await stack.http.get(`/charges/${crypto.randomUUID()}`).set('Authorization', 'Bearer not-a-real-token');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+  });
+
+  it('answers 403 when the token has the wrong role', async () => {
+    const res = await stack.http.post('/charges').set(stack.auth('reviewer')).send(newChargeBody());
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/merchant/);
+  });
+
+  it('serves health, metrics and docs without a token', async () => {
+    const health = await stack.http.get('/health');
+    expect(health.status).toBe(200);
+    expect(health.body.info).toMatchObject({ database: { status: 'up' }, redis: { status: 'up' } });
+    expect((await stack.http.get('/metrics')).text).toContain('charge_once_attempt_transitions_total');
+    expect((await stack.http.get('/docs')).status).toBe(200);
+  });
+
+  it.each([
+    ['amountCents', { amountCents: 10.5 }],
+    ['amountCents', { amountCents: '100' }],
+    ['amountCents', { amountCents: -1 }],
+    ['currency', { currency: 'USD' }],
+    ['orderId', { orderId: '' }],
+    ['customerId', { customerId: undefined }],
+    ['unexpected', { unexpected: true }],
+  ])('rejects a bad %s with 400 naming the field and writes nothing', async (field, override) => {
+    const body = newChargeBody(override);
+    const res = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body.message)).toContain(field);
+    expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(0);
+  });
+
+  it('rejects a malformed JSON body with 400 and writes nothing', async () => {
+    const before = await stack.db.getRepository(ChargeEntity).count();
+    const res = await stack.http.post('/charges').set(stack.auth('merchant')).set('Content-Type', 'application/json').send('{"orderId": "x", ');
+    expect(res.status).toBe(400);
+    expect(await stack.db.getRepository(ChargeEntity).count()).toBe(before);
+  });
+
+  it('rejects an unknown provider with 400 naming the provider field', async () => {
+    const body = newChargeBody({ provider: 'paypal' });
+    const res = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/provider/);
+    expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(0);
+  });
+});

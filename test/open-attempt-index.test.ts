@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAttempt, OpenAttemptExistsError } from '@app/attempts';
+import { ChargeAttemptEntity, ChargeEntity, dataSourceOptions } from '@app/database';
+
+describe('the partial unique index on open attempts', () => {
+  let db: DataSource;
+  beforeAll(async () => {
+    db = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
+  });
+  afterAll(async () => db.destroy());
+
+  async function newCharge(): Promise<string> {
+    const id = randomUUID();
+    await db.getRepository(ChargeEntity).insert({
+      id, orderId: `order-${id}`, amountCents: 100, currency: 'usd', customerId: 'cus_1', paymentMethodId: null, provider: 'stripe', createdBy: 'test',
+    });
+    return id;
+  }
+
+  function openAttempt(chargeId: string, status: 'pending' | 'unknown' | 'failed' = 'pending'): ChargeAttemptEntity {
+    return Object.assign(new ChargeAttemptEntity(), {
+      id: randomUUID(), chargeId, idempotencyKey: randomUUID(), provider: 'stripe', status, payload: 'amount=100', payloadHash: 'a'.repeat(64), httpAttempts: 0,
+    });
+  }
+
+  it('lets exactly one of two concurrent open attempts for one charge in, and names the refusal as a domain error', async () => {
+    const chargeId = await newCharge();
+    const results = await Promise.allSettled([
+      db.transaction((em) => insertAttempt(em, openAttempt(chargeId, 'pending'))),
+      db.transaction((em) => insertAttempt(em, openAttempt(chargeId, 'unknown'))),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toBeInstanceOf(OpenAttemptExistsError);
+    expect((rejected.reason as OpenAttemptExistsError).code).toBe('open_attempt_exists');
+    expect(await db.getRepository(ChargeAttemptEntity).countBy({ chargeId })).toBe(1);
+  });
+
+  it('allows any number of closed attempts beside the one open attempt', async () => {
+    const chargeId = await newCharge();
+    await db.transaction((em) => insertAttempt(em, openAttempt(chargeId, 'failed')));
+    await db.transaction((em) => insertAttempt(em, openAttempt(chargeId, 'failed')));
+    await db.transaction((em) => insertAttempt(em, openAttempt(chargeId, 'pending')));
+    expect(await db.getRepository(ChargeAttemptEntity).countBy({ chargeId })).toBe(3);
+  });
+
+  it('refuses a second succeeded attempt for one charge', async () => {
+    const chargeId = await newCharge();
+    const first = openAttempt(chargeId, 'failed');
+    const second = openAttempt(chargeId, 'failed');
+    await db.getRepository(ChargeAttemptEntity).insert([first, second]);
+    await db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [first.id]);
+    await expect(db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [second.id])).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: 'uq_charge_attempts_one_success_per_charge' },
+    });
+  });
+});
