@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashRequest } from '@app/charges';
+import { ChargeEntity } from '@app/database';
+import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
+
+describe('POST /charges with an Idempotency-Key', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => stack.close());
+
+  const post = (key: string, body: Record<string, unknown>, role: 'merchant' | 'admin' = 'merchant') =>
+    stack.http.post('/charges').set(stack.auth(role)).set('Idempotency-Key', key).send(body);
+
+  it('replays the first response (status and body) for the same key and body, creating one charge', async () => {
+    const key = randomUUID();
+    const body = newChargeBody();
+    const first = await post(key, body);
+    const again = await post(key, { ...body });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(1);
+  });
+
+  it('treats the same fields in another order as the same body', async () => {
+    const key = randomUUID();
+    const body = newChargeBody();
+    await post(key, body);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect((await post(key, reordered)).status).toBe(201);
+  });
+
+  it('answers 422 for the same key with a different body, and changes nothing', async () => {
+    const key = randomUUID();
+    const body = newChargeBody();
+    await post(key, body);
+    const other = { ...body, amountCents: 1 };
+    const res = await post(key, other);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ statusCode: 422, code: 'idempotency_key_reused' });
+    const rows = await stack.db.getRepository(ChargeEntity).findBy({ orderId: body.orderId as string });
+    expect(rows.map((r) => r.amountCents)).toEqual([4990]);
+  });
+
+  it('answers 409 while the first request with the key is still in flight', async () => {
+    const key = randomUUID();
+    const body = newChargeBody();
+    // The first request is mid-flight: its key is recorded, its response not yet.
+    const [{ name: scope }] = await stack.db.query(`SELECT name FROM api_tokens WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [stack.tokens.merchant]);
+    await stack.db.query(`INSERT INTO idempotency_records (scope, key, request_hash, state) VALUES ($1, $2, $3, 'in_flight')`, [scope, key, hashRequest(body)]);
+    const inFlight = await post(key, body);
+    expect(inFlight.status).toBe(409);
+    expect(inFlight.body.code).toBe('idempotency_key_in_flight');
+    expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(0);
+  });
+
+  it('scopes keys to the calling token', async () => {
+    const key = randomUUID();
+    expect((await post(key, newChargeBody(), 'merchant')).status).toBe(201);
+    expect((await post(key, newChargeBody(), 'admin')).status).toBe(201);
+  });
+
+  it('answers 409 naming the existing charge when the order already has one', async () => {
+    const body = newChargeBody();
+    const first = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
+    const second = await stack.http.post('/charges').set(stack.auth('merchant')).send({ ...body, amountCents: 1 });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: 'charge_exists', details: { chargeId: first.body.id } });
+  });
+});
