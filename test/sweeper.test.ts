@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AttemptOpener, AttemptSender } from '@app/attempts';
+import { ScheduledRunGuard } from '@app/database';
+import { OpenAttemptSweeper } from '@app/resolution';
+import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+describe('the sweeper and the key lifetime', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ worker: true });
+  });
+  afterAll(async () => stack.close());
+
+  it('resumes a pending attempt whose process died before it ever claimed a send', async () => {
+    const charge = await createCharge(stack);
+    const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'dying-api');
+    if (opened.kind !== 'open') throw new Error('expected an open attempt');
+    await stack.db.query(`UPDATE charge_attempts SET updated_at = now() - interval '1 minute' WHERE id = $1`, [opened.attempt.id]);
+    const report = await stack.app.get(OpenAttemptSweeper).sweep();
+    expect(report.sendsResumed).toBeGreaterThanOrEqual(1);
+    const done = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'succeeded', 10_000, 'the resumed send');
+    expect(done.attempts[0].httpAttempts).toBe(1);
+    expect(stack.sim.stats().createsByIdempotencyKey[opened.attempt.idempotencyKey]).toBe(1);
+  });
+
+  it('never re-sends an attempt whose key is older than the provider keeps it: only a query may resolve it', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: '429', match: { customerId }, times: 1 }] });
+    const charge = await createCharge(stack, { customerId });
+    const { attempts } = await submit(stack, charge.id);
+    expect(attempts[0].status).toBe('pending');
+    // The key was minted 24 hours ago: Stripe may have pruned it, so a resend could charge twice.
+    await stack.db.query(`UPDATE charge_attempts SET created_at = now() - interval '24 hours', next_send_at = now() WHERE id = $1`, [attempts[0].id]);
+    await stack.app.get(AttemptSender).send(attempts[0].id, 'test');
+    expect(stack.sim.requests(attempts[0].idempotencyKey)).toHaveLength(1);
+    const trail = await transitionsOf(stack, attempts[0].id);
+    expect(trail[1]).toBe('pending→unknown:submit');
+  });
+
+  it('lets exactly one of many workers start a scheduled run per interval', async () => {
+    const guard = stack.app.get(ScheduledRunGuard);
+    const name = `test-job-${randomUUID()}`;
+    const starts = await Promise.all(Array.from({ length: 10 }, () => guard.tryStart(name, 60_000)));
+    expect(starts.filter(Boolean)).toHaveLength(1);
+    expect(await guard.tryStart(name, 60_000)).toBe(false);
+    await stack.db.query(`UPDATE scheduled_runs SET last_started_at = now() - interval '2 minutes' WHERE name = $1`, [name]);
+    expect(await guard.tryStart(name, 60_000)).toBe(true);
+  });
+});
