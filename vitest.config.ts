@@ -14,7 +14,7 @@ export default defineConfig({
     env: {
       DATABASE_URL: TEST_DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

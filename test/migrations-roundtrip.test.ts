@@ -19,7 +19,7 @@ describe('migrations', () => {
     const db = await new DataSource(dataSourceOptions(url.toString())).initialize();
     try {
       for (let i = 0; i < MIGRATIONS.length; i++) await db.undoLastMigration();
-      const tables = (await db.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'typeorm_migrations'`)) as Array<{ n: number }>;
+      const tables = await db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'typeorm_migrations'`);
       expect(tables[0].n).toBe(0);
       expect((await db.runMigrations()).length).toBe(MIGRATIONS.length);
       expect(await db.showMigrations()).toBe(false);

@@ -11,6 +11,8 @@ import { startSimulator, type Simulator } from '@app/simulator';
 
 export interface TestStack {
   app: INestApplication;
+  /** e.g. http://127.0.0.1:41234, for the simulator's webhooks. */
+  baseUrl: string;
   http: ReturnType<typeof supertest>;
   db: DataSource;
   sim: Simulator;
@@ -63,8 +65,10 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     .compile();
   const app = configureApiApp(moduleRef.createNestApplication({ rawBody: true, bufferLogs: true }));
   await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
   return {
     app,
+    baseUrl: `http://127.0.0.1:${port}`,
     http: supertest(app.getHttpServer()),
     db: app.get(DataSource),
     sim,

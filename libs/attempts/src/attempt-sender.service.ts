@@ -75,7 +75,7 @@ export class AttemptSender {
 
   /** Returns the claim number (the new http_attempts), or null when someone else holds or owns the attempt. */
   private async claim(attemptId: string): Promise<number | null> {
-    const rows = (await this.db.query(
+    const rows = await this.db.query<[Array<{ http_attempts: number }>, number]>(
       `UPDATE charge_attempts
           SET http_attempts = http_attempts + 1,
               lease_expires_at = now() + make_interval(secs => $2::double precision / 1000),
@@ -84,7 +84,7 @@ export class AttemptSender {
           AND (next_send_at IS NULL OR next_send_at <= now())
         RETURNING http_attempts`,
       [attemptId, this.config.SUBMIT_LEASE_MS],
-    )) as [Array<{ http_attempts: number }>, number];
+    );
     return rows[0][0]?.http_attempts ?? null;
   }
 
@@ -123,13 +123,13 @@ export class AttemptSender {
   /** Nothing reached the provider (connect failure, 429): same key and bytes again after a backoff. */
   private async releaseForRetry(attemptId: string, claimed: number, lastError: Record<string, unknown> | null): Promise<void> {
     const delayMs = delayForTry(this.retrySchedule, claimed - 1);
-    const [, affected] = (await this.db.query(
+    const [, affected] = await this.db.query<[unknown, number]>(
       `UPDATE charge_attempts
           SET lease_expires_at = NULL, last_error = $3,
               next_send_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = now()
         WHERE id = $1 AND status = 'pending' AND http_attempts = $2`,
       [attemptId, claimed, lastError, delayMs],
-    )) as [unknown, number];
+    );
     if (affected === 1) await this.jobs.scheduleSend(attemptId, claimed, delayMs);
   }
 

@@ -65,11 +65,11 @@ export class ChargesService {
     const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
-    const [{ open }] = (await this.db.query(
+    const [{ open }] = await this.db.query<Array<{ open: boolean }>>(
       `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
                        WHERE a.charge_id = $1 AND r.state <> 'decided') AS open`,
       [chargeId],
-    )) as Array<{ open: boolean }>;
+    );
     return toChargeView(charge, attempts, open);
   }
 }

@@ -22,11 +22,11 @@ export class InboundIdempotencyService {
 
   async run(scope: string, key: string, body: unknown, handler: () => Promise<{ status: number; body: unknown }>): Promise<StoredResponse> {
     const requestHash = hashRequest(body);
-    const inserted = (await this.db.query(
+    const inserted = await this.db.query<unknown[]>(
       `INSERT INTO idempotency_records (scope, key, request_hash, state) VALUES ($1, $2, $3, 'in_flight')
        ON CONFLICT DO NOTHING RETURNING key`,
       [scope, key, requestHash],
-    )) as unknown[];
+    );
     if (inserted.length === 0) return this.replay(scope, key, requestHash);
     let response: { status: number; body: unknown };
     try {

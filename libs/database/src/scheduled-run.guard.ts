@@ -12,13 +12,13 @@ export class ScheduledRunGuard {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async tryStart(name: string, intervalMs: number): Promise<boolean> {
-    const rows = (await this.db.query(
+    const rows = await this.db.query<unknown[]>(
       `INSERT INTO scheduled_runs (name, last_started_at) VALUES ($1, now())
        ON CONFLICT (name) DO UPDATE SET last_started_at = now()
         WHERE scheduled_runs.last_started_at <= now() - make_interval(secs => $2::double precision / 1000)
        RETURNING name`,
       [name, intervalMs * 0.9],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 }

@@ -41,10 +41,10 @@ export class OpenAttemptSweeper {
 
   /** The sender died mid-call: the request may have gone out, so the outcome is unknown. */
   private async expireLeases(): Promise<number> {
-    const expired = (await this.db.query(
+    const expired = await this.db.query<Array<{ id: string; http_attempts: number }>>(
       `SELECT id, http_attempts FROM charge_attempts
         WHERE status = 'pending' AND lease_expires_at < now() ORDER BY lease_expires_at LIMIT ${BATCH}`,
-    )) as Array<{ id: string; http_attempts: number }>;
+    );
     let moved = 0;
     for (const row of expired) {
       const ok = await this.transitions.apply({
@@ -62,24 +62,24 @@ export class OpenAttemptSweeper {
   }
 
   private async rescheduleResolutions(): Promise<number> {
-    const unknown = (await this.db.query(
+    const unknown = await this.db.query<Array<{ id: string; resolution_tries: number }>>(
       `SELECT a.id, a.resolution_tries FROM charge_attempts a
         WHERE a.status = 'unknown'
           AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'decided')
         ORDER BY a.updated_at LIMIT ${BATCH}`,
-    )) as Array<{ id: string; resolution_tries: number }>;
+    );
     for (const row of unknown) await this.jobs.scheduleResolution(row.id, row.resolution_tries, 0);
     return unknown.length;
   }
 
   private async resumeOrphanedSends(): Promise<number> {
-    const orphans = (await this.db.query(
+    const orphans = await this.db.query<Array<{ id: string; http_attempts: number }>>(
       `SELECT id, http_attempts FROM charge_attempts
         WHERE status = 'pending' AND lease_expires_at IS NULL
           AND (next_send_at IS NULL OR next_send_at <= now())
           AND updated_at < now() - make_interval(secs => ${ORPHAN_GRACE_MS / 1000})
         LIMIT ${BATCH}`,
-    )) as Array<{ id: string; http_attempts: number }>;
+    );
     for (const row of orphans) await this.jobs.scheduleSend(row.id, row.http_attempts, 0);
     return orphans.length;
   }

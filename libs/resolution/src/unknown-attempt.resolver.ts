@@ -79,11 +79,11 @@ export class UnknownAttemptResolver {
 
   /** Counts this try only while the attempt is still unknown; null means someone resolved it meanwhile. */
   private async countTry(attemptId: string): Promise<number | null> {
-    const [rows] = (await this.db.query(
+    const [rows] = await this.db.query<[Array<{ resolution_tries: number }>, number]>(
       `UPDATE charge_attempts SET resolution_tries = resolution_tries + 1, updated_at = now()
         WHERE id = $1 AND status = 'unknown' RETURNING resolution_tries`,
       [attemptId],
-    )) as [Array<{ resolution_tries: number }>, number];
+    );
     return rows[0]?.resolution_tries ?? null;
   }
 

@@ -17,11 +17,11 @@ export class ReviewItemsService {
   /** Returns true when this call opened the item, false when one was already open. */
   async open(attemptId: string, reason: string, findings: Record<string, unknown>): Promise<boolean> {
     const evidence = { ...(await this.gatherEvidence(attemptId)), findings };
-    const inserted = (await this.db.query(
+    const inserted = await this.db.query<unknown[]>(
       `INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, $3, $4, 'open')
        ON CONFLICT (attempt_id) WHERE state <> 'decided' DO NOTHING RETURNING id`,
       [randomUUID(), attemptId, reason, evidence],
-    )) as unknown[];
+    );
     if (inserted.length > 0) this.logger.warn({ attemptId, reason }, 'review item opened');
     return inserted.length > 0;
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { ReviewItemsService } from '@app/review';
@@ -76,7 +76,7 @@ export class WebhookIngestService {
       );
     } else if (decision.action === 'none' && event.providerChargeId && !attempt.providerChargeId) {
       // Progress events still teach us the provider's id, which makes the resolver's lookup a direct retrieve.
-      await em.update(ChargeAttemptEntity, { id: attempt.id, providerChargeId: null }, { providerChargeId: event.providerChargeId });
+      await em.update(ChargeAttemptEntity, { id: attempt.id, providerChargeId: IsNull() }, { providerChargeId: event.providerChargeId });
       disposition = 'no_change';
     }
     await this.setDisposition(em, eventRowId, attempt.id, disposition, decision);
@@ -95,11 +95,11 @@ export class WebhookIngestService {
 
   private async insertEvent(em: EntityManager, provider: string, event: ProviderWebhookEvent, payload: unknown): Promise<string | null> {
     const id = randomUUID();
-    const rows = (await em.query(
+    const rows = await em.query<unknown[]>(
       `INSERT INTO webhook_events (id, provider, event_id, type, provider_charge_id, disposition, payload)
        VALUES ($1, $2, $3, $4, $5, 'received', $6) ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`,
       [id, provider, event.eventId, event.type, event.providerChargeId, JSON.stringify(payload)],
-    )) as unknown[];
+    );
     return rows.length === 1 ? id : null;
   }
 

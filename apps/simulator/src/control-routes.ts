@@ -1,0 +1,86 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { InvalidControlInput, isRecord, optionalString } from './control-input.js';
+import { readBody, requestUrl, sendJson } from './http-io.js';
+import type { IntentStatus } from './payment-intent.js';
+import type { Simulator } from './simulator.js';
+import type { StripeEventType } from './stripe-events.js';
+
+const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
+
+/** The control API: a thin JSON adapter over the `Simulator` methods, on its own port. */
+export function createControlRouter(simulator: Simulator): RequestListener {
+  return (request, response) => {
+    route(simulator, request, response).catch((error: unknown) => {
+      const status = error instanceof InvalidControlInput ? 400 : 500;
+      sendJson(response, status, { error: error instanceof Error ? error.message : String(error) });
+    });
+  };
+}
+
+async function route(simulator: Simulator, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = requestUrl(request);
+  const query = (name: string) => url.searchParams.get(name) ?? undefined;
+  const ok = (body: unknown) => sendJson(response, 200, body);
+  const endpoint = `${request.method ?? 'GET'} ${url.pathname}`;
+
+  if (request.method === 'GET') {
+    if (endpoint === 'GET /_sim/stats') return ok(simulator.stats());
+    if (endpoint === 'GET /_sim/requests') return ok(simulator.requests(query('idempotencyKey')));
+    if (endpoint === 'GET /_sim/intents') {
+      return ok(simulator.intents({ attemptId: query('attemptId'), customerId: query('customerId') }));
+    }
+    if (endpoint === 'GET /_sim/config') return ok(simulator.config());
+    if (endpoint === 'GET /_sim/faults') return ok(simulator.pendingFaults());
+    if (endpoint === 'GET /_sim/webhooks') return ok(simulator.webhookDeliveries());
+    return sendJson(response, 404, { error: `no control route ${endpoint}` });
+  }
+
+  const body = await readJson(request);
+  const statusPath = STATUS_PATH.exec(url.pathname);
+  if (request.method === 'POST' && statusPath) {
+    return ok(simulator.setIntentStatus(decodeURIComponent(statusPath[1]), body.status as IntentStatus));
+  }
+  switch (endpoint) {
+    case 'POST /_sim/reset':
+      await simulator.reset();
+      return ok({ reset: true });
+    case 'POST /_sim/config':
+      return ok(simulator.configure(body));
+    case 'POST /_sim/faults':
+      simulator.setFaults(body);
+      return ok({ rules: simulator.pendingFaults() });
+    case 'POST /_sim/listener':
+      if (typeof body.accepting !== 'boolean') throw new InvalidControlInput('accepting must be a boolean');
+      await (body.accepting ? simulator.acceptConnections() : simulator.refuseConnections());
+      return ok({ accepting: body.accepting });
+    case 'POST /_sim/webhooks/send':
+      return ok(
+        await simulator.sendWebhook({
+          eventType: body.eventType as StripeEventType,
+          intentId: optionalString(body.intentId, 'intentId') ?? '',
+        }),
+      );
+    case 'POST /_sim/webhooks/forge':
+      return ok(
+        await simulator.forgeWebhook({
+          type: body.type as StripeEventType,
+          attemptId: optionalString(body.attemptId, 'attemptId'),
+        }),
+      );
+    default:
+      return sendJson(response, 404, { error: `no control route ${endpoint}` });
+  }
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = await readBody(request);
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidControlInput('the body is not valid JSON');
+  }
+  if (!isRecord(parsed)) throw new InvalidControlInput('the body must be a JSON object');
+  return parsed;
+}

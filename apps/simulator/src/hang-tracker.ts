@@ -1,0 +1,33 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Holds connections that a hang fault must never answer. Each is released when the client gives up
+ * (its read timeout) or after `hangMs`, when the simulator destroys it, so no hang outlives a test.
+ */
+export class HangTracker {
+  private readonly held = new Set<() => void>();
+
+  /** Never answers `response`; calls `onRelease` once, whichever way the connection ends. */
+  hold(response: ServerResponse, hangMs: number, onRelease: () => void = () => undefined): void {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      this.held.delete(release);
+      response.socket?.destroy();
+      onRelease();
+    };
+    const timer = setTimeout(release, hangMs);
+    response.once('close', release);
+    this.held.add(release);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  releaseAll(): void {
+    for (const release of [...this.held]) release();
+  }
+}

@@ -1,0 +1,83 @@
+import { InvalidControlInput, optionalNumber, optionalString, requireRecord } from './control-input.js';
+
+export interface WebhookSettings {
+  /** Where events are POSTed; null sends nothing. */
+  url: string | null;
+  secret: string;
+  /** Wait before delivering each batch of events. */
+  delayMs: number;
+  /** Extra copies of every event (same event id), sent after the batch. */
+  duplicates: number;
+  /** Deliver each batch in reverse order (e.g. `succeeded` before `created`). */
+  reorder: boolean;
+  /** Probability of silently losing each delivery. */
+  dropRate: number;
+}
+
+export interface SimulatorConfig {
+  /** Search only sees intents older than this; the list endpoint never lags. */
+  searchLagMs: number;
+  /** How long a hang fault holds a connection before destroying it, if the client has not left first. */
+  hangMs: number;
+  /** Time every create spends executing, with its key in flight; makes concurrent same-key 409s reproducible. */
+  createLatencyMs: number;
+  /** Customers whose every charge is declined. */
+  declineCustomers: string[];
+  webhook: WebhookSettings;
+}
+
+export type SimulatorConfigPatch = Partial<Omit<SimulatorConfig, 'webhook'>> & { webhook?: Partial<WebhookSettings> };
+
+export const DEFAULT_WEBHOOK_SECRET = 'whsec_dev_simulator';
+
+export const DEFAULT_CONFIG: SimulatorConfig = {
+  searchLagMs: 0,
+  hangMs: 60_000,
+  createLatencyMs: 0,
+  declineCustomers: [],
+  webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
+};
+
+/** Validates a patch (from a test or the control API) and returns the merged configuration. */
+export function applyConfigPatch(config: SimulatorConfig, patch: unknown): SimulatorConfig {
+  const input = requireRecord(patch, 'config');
+  const webhook = input.webhook === undefined ? {} : requireRecord(input.webhook, 'config.webhook');
+  const url = readUrl(webhook);
+  return {
+    searchLagMs: optionalNumber(input.searchLagMs, 'searchLagMs') ?? config.searchLagMs,
+    hangMs: optionalNumber(input.hangMs, 'hangMs') ?? config.hangMs,
+    createLatencyMs: optionalNumber(input.createLatencyMs, 'createLatencyMs') ?? config.createLatencyMs,
+    declineCustomers: readCustomerList(input.declineCustomers) ?? config.declineCustomers,
+    webhook: {
+      url: url === undefined ? config.webhook.url : url,
+      secret: optionalString(webhook.secret, 'webhook.secret') ?? config.webhook.secret,
+      delayMs: optionalNumber(webhook.delayMs, 'webhook.delayMs') ?? config.webhook.delayMs,
+      duplicates: optionalNumber(webhook.duplicates, 'webhook.duplicates', 0, 100) ?? config.webhook.duplicates,
+      reorder: readBoolean(webhook.reorder, 'webhook.reorder') ?? config.webhook.reorder,
+      dropRate: optionalNumber(webhook.dropRate, 'webhook.dropRate', 0, 1) ?? config.webhook.dropRate,
+    },
+  };
+}
+
+function readCustomerList(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new InvalidControlInput('declineCustomers must be an array of customer ids');
+  }
+  return [...value];
+}
+
+/** `url: null` switches webhooks off, so it is told apart from an absent key. */
+function readUrl(webhook: Record<string, unknown>): string | null | undefined {
+  if (webhook.url === undefined) return undefined;
+  if (webhook.url === null || webhook.url === '') return null;
+  const url = optionalString(webhook.url, 'webhook.url');
+  if (url && !URL.canParse(url)) throw new InvalidControlInput(`webhook.url is not a URL: ${url}`);
+  return url;
+}
+
+function readBoolean(value: unknown, what: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new InvalidControlInput(`${what} must be a boolean`);
+  return value;
+}

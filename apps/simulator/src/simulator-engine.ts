@@ -1,0 +1,135 @@
+import { InvalidControlInput } from './control-input.js';
+import { CreateRequestLog } from './create-request-log.js';
+import { FaultPlanner } from './fault-plan.js';
+import { HangTracker } from './hang-tracker.js';
+import { IdempotencyStore } from './idempotency-store.js';
+import { PaymentIntentLedger } from './ledger.js';
+import { INTENT_STATUSES, confirmOutcomeFor, moveIntentTo, newPaymentIntent } from './payment-intent.js';
+import type { CreateIntentParams, IntentStatus, StripePaymentIntent } from './payment-intent.js';
+import { applyConfigPatch } from './simulator-config.js';
+import type { SimulatorConfig } from './simulator-config.js';
+import { SimulatorStats } from './simulator-stats.js';
+import { EVENT_TYPES, buildEvent, eventTypeForStatus } from './stripe-events.js';
+import type { EventOrigin, StripeEventType } from './stripe-events.js';
+import { WebhookSender } from './webhook-sender.js';
+import type { WebhookDelivery } from './webhook-sender.js';
+
+const NO_ORIGIN: EventOrigin = { requestId: null, idempotencyKey: null };
+
+/**
+ * The simulated provider's state and the operations on it, shared by the Stripe routes and the control
+ * API. Knows nothing about HTTP.
+ */
+export class SimulatorEngine {
+  readonly ledger = new PaymentIntentLedger();
+  readonly idempotency = new IdempotencyStore();
+  readonly faults = new FaultPlanner();
+  readonly stats = new SimulatorStats();
+  readonly requestLog = new CreateRequestLog();
+  readonly hangs = new HangTracker();
+  readonly webhooks: WebhookSender;
+  private current: SimulatorConfig;
+
+  constructor(private readonly initialConfig: SimulatorConfig) {
+    this.current = initialConfig;
+    this.webhooks = new WebhookSender(() => this.current.webhook, this.stats);
+  }
+
+  get config(): SimulatorConfig {
+    return this.current;
+  }
+
+  configure(patch: unknown): SimulatorConfig {
+    this.current = applyConfigPatch(this.current, patch);
+    return this.current;
+  }
+
+  /**
+   * Creates an intent and, when asked to confirm, charges it: a declined confirmation leaves it in
+   * `requires_payment_method` with `last_payment_error`, as Stripe does. `forceDecline` is the decline fault.
+   */
+  createIntent(params: CreateIntentParams, origin: EventOrigin, forceDecline = false): StripePaymentIntent {
+    const now = Date.now();
+    const intent = newPaymentIntent(params, now);
+    if (params.confirm) {
+      const outcome = forceDecline
+        ? { kind: 'declined' as const, declineCode: 'generic_decline' }
+        : confirmOutcomeFor(params, this.current.declineCustomers);
+      if (outcome.kind === 'declined') moveIntentTo(intent, 'requires_payment_method', now, outcome.declineCode);
+      else moveIntentTo(intent, outcome.kind, now);
+    }
+    this.ledger.add(intent, now);
+    this.stats.countIntentCreated(origin.idempotencyKey);
+    const events = [buildEvent('payment_intent.created', intent, origin, now)];
+    const statusEvent = eventTypeForStatus(intent);
+    if (statusEvent) events.push(buildEvent(statusEvent, intent, origin, now));
+    this.webhooks.emit(events);
+    return intent;
+  }
+
+  /** Moves an intent later on (processing → succeeded, say) and announces it like Stripe would. */
+  setIntentStatus(intentId: string, status: unknown): StripePaymentIntent {
+    const intent = this.requireIntent(intentId);
+    if (!INTENT_STATUSES.includes(status as IntentStatus)) throw new InvalidControlInput(`unknown status ${String(status)}`);
+    moveIntentTo(intent, status as IntentStatus, Date.now());
+    const type = eventTypeForStatus(intent);
+    if (type) this.webhooks.emit([buildEvent(type, intent, NO_ORIGIN, Date.now())]);
+    return intent;
+  }
+
+  /** Sends one correctly signed event about an existing intent, now, ignoring delay/drop/duplicates. */
+  sendWebhook(eventType: unknown, intentId: string): Promise<WebhookDelivery> {
+    const intent = this.requireIntent(intentId);
+    return this.webhooks.sendNow(buildEvent(requireEventType(eventType), intent, NO_ORIGIN, Date.now()));
+  }
+
+  /**
+   * Sends an event signed with the wrong secret. It names the latest intent of `attemptId` when there is
+   * one (the most tempting forgery), otherwise a made-up intent.
+   */
+  forgeWebhook(eventType: unknown, attemptId?: string): Promise<WebhookDelivery> {
+    const type = requireEventType(eventType);
+    const known = attemptId ? this.intents({ attemptId }).at(-1) : undefined;
+    const params = { amount: 100, currency: 'usd', customer: null, paymentMethod: null, confirm: false };
+    const intent = known ?? newPaymentIntent({ ...params, metadata: attemptId ? { attempt_id: attemptId } : {} }, Date.now());
+    return this.webhooks.sendNow(buildEvent(type, intent, NO_ORIGIN, Date.now()), true);
+  }
+
+  intents(filter: { attemptId?: string; customerId?: string } = {}): StripePaymentIntent[] {
+    return structuredClone(
+      this.ledger.find(
+        (intent) =>
+          (filter.attemptId === undefined || intent.metadata.attempt_id === filter.attemptId) &&
+          (filter.customerId === undefined || intent.customer === filter.customerId),
+      ),
+    );
+  }
+
+  /** Forgets everything and returns to the configuration the simulator was started with. */
+  reset(): void {
+    this.hangs.releaseAll();
+    this.ledger.clear();
+    this.idempotency.clear();
+    this.faults.clear();
+    this.stats.reset();
+    this.requestLog.clear();
+    this.webhooks.reset();
+    this.current = this.initialConfig;
+  }
+
+  close(): void {
+    this.hangs.releaseAll();
+    this.webhooks.close();
+  }
+
+  private requireIntent(intentId: string): StripePaymentIntent {
+    const intent = this.ledger.get(intentId);
+    if (!intent) throw new InvalidControlInput(`no such payment intent: ${intentId}`);
+    return intent;
+  }
+}
+
+function requireEventType(value: unknown): StripeEventType {
+  if (!EVENT_TYPES.includes(value as StripeEventType)) throw new InvalidControlInput(`unknown event type ${String(value)}`);
+  return value as StripeEventType;
+}

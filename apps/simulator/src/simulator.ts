@@ -1,0 +1,58 @@
+import type { LoggedCreateRequest } from './create-request-log.js';
+import type { FaultPlan, PendingFaultRule } from './fault-plan.js';
+import type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
+import type { SimulatorConfig, SimulatorConfigPatch } from './simulator-config.js';
+import type { SimulatorStatsSnapshot } from './simulator-stats.js';
+import type { StripeEventType } from './stripe-events.js';
+import type { WebhookDelivery } from './webhook-sender.js';
+
+export interface SimulatorOptions extends SimulatorConfigPatch {
+  /** Stripe API port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Control API port; 0 (the default) picks a free one. */
+  controlPort?: number;
+  /** Interface both servers bind to; 127.0.0.1 by default. */
+  host?: string;
+}
+
+/**
+ * A running simulator. Every method mirrors a route of the control API (`/_sim/...` on `controlUrl`), so a
+ * test in the same process calls these and a test in another process uses HTTP, with the same effect.
+ */
+export interface Simulator {
+  /** Base URL of the Stripe-imitating API, e.g. `http://127.0.0.1:12111`: use it as `STRIPE_API_BASE`. */
+  readonly apiUrl: string;
+  readonly controlUrl: string;
+
+  /** `GET /_sim/stats` */
+  stats(): SimulatorStatsSnapshot;
+  /** `GET /_sim/requests?idempotencyKey=K`: create requests as received (Authorization redacted). */
+  requests(idempotencyKey?: string): LoggedCreateRequest[];
+  /** `GET /_sim/intents?attemptId=&customerId=` */
+  intents(filter?: { attemptId?: string; customerId?: string }): StripePaymentIntent[];
+  /** `GET /_sim/config` */
+  config(): SimulatorConfig;
+  /** `POST /_sim/config`: merges the patch; returns the new configuration. */
+  configure(patch: SimulatorConfigPatch): SimulatorConfig;
+  /** `POST /_sim/faults`: replaces the whole plan. */
+  setFaults(plan: FaultPlan): void;
+  /** `GET /_sim/faults`: rules not yet used up. */
+  pendingFaults(): PendingFaultRule[];
+  /** `POST /_sim/listener {accepting:false}`: closes the API port, so connections are refused. */
+  refuseConnections(): Promise<void>;
+  /** `POST /_sim/listener {accepting:true}`: listens again on the same port. */
+  acceptConnections(): Promise<void>;
+  /** `POST /_sim/intents/:id/status {status}`: moves an intent and sends the matching webhook. */
+  setIntentStatus(intentId: string, status: IntentStatus): StripePaymentIntent;
+  /** `POST /_sim/webhooks/send {eventType, intentId}`: one correctly signed event, now. */
+  sendWebhook(input: { eventType: StripeEventType; intentId: string }): Promise<WebhookDelivery>;
+  /** `POST /_sim/webhooks/forge {type, attemptId?}`: one event signed with the wrong secret, now. */
+  forgeWebhook(input: { type: StripeEventType; attemptId?: string }): Promise<WebhookDelivery>;
+  /** `GET /_sim/webhooks`: every delivery attempted, in order. */
+  webhookDeliveries(): WebhookDelivery[];
+  /** Resolves once every scheduled webhook has been delivered or dropped (in-process only). */
+  webhooksIdle(): Promise<void>;
+  /** `POST /_sim/reset`: forgets intents, keys, faults, counters and logs; back to the start options. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import { RestartableListener } from './restartable-listener.js';
+import { createControlRouter } from './control-routes.js';
+import { DEFAULT_CONFIG, applyConfigPatch } from './simulator-config.js';
+import { SimulatorEngine } from './simulator-engine.js';
+import type { Simulator, SimulatorOptions } from './simulator.js';
+import { createStripeRouter } from './stripe-router.js';
+
+/**
+ * Starts the Stripe API and the control API on two ports, so closing the first (to refuse connections)
+ * leaves the second reachable. Resolves once both are listening.
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const { port = 0, controlPort = 0, host = '127.0.0.1', ...configPatch } = options;
+  const engine = new SimulatorEngine(applyConfigPatch(DEFAULT_CONFIG, configPatch));
+  const api = new RestartableListener(createStripeRouter(engine), host);
+  let control: RestartableListener | null = null;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  const simulator: Simulator = {
+    get apiUrl() {
+      return `http://${urlHost}:${api.boundPort}`;
+    },
+    get controlUrl() {
+      return `http://${urlHost}:${control?.boundPort ?? 0}`;
+    },
+    stats: () => engine.stats.snapshot(engine.hangs.size),
+    requests: (idempotencyKey) => engine.requestLog.list(idempotencyKey),
+    intents: (filter) => engine.intents(filter),
+    config: () => structuredClone(engine.config),
+    configure: (patch) => structuredClone(engine.configure(patch)),
+    setFaults: (plan) => engine.faults.setPlan(plan),
+    pendingFaults: () => engine.faults.pendingRules(),
+    refuseConnections: async () => {
+      // Each window counts once: the kernel refuses the connections, so the simulator never sees them.
+      if (api.accepting) engine.stats.countFault('refuse_connections');
+      await api.refuse();
+    },
+    acceptConnections: () => api.accept(),
+    setIntentStatus: (intentId, status) => structuredClone(engine.setIntentStatus(intentId, status)),
+    sendWebhook: ({ eventType, intentId }) => engine.sendWebhook(eventType, intentId),
+    forgeWebhook: ({ type, attemptId }) => engine.forgeWebhook(type, attemptId),
+    webhookDeliveries: () => engine.webhooks.deliveries(),
+    webhooksIdle: () => engine.webhooks.idle(),
+    reset: async () => {
+      engine.reset();
+      await api.accept();
+    },
+    close: async () => {
+      engine.close();
+      await Promise.all([api.close(), control?.close()]);
+    },
+  };
+
+  await api.listen(port);
+  control = new RestartableListener(createControlRouter(simulator), host);
+  try {
+    await control.listen(controlPort);
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+  return simulator;
+}

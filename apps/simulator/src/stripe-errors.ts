@@ -1,0 +1,49 @@
+import type { StripePaymentIntent } from './payment-intent.js';
+
+/** Stripe's error body: `{ error: { type, code?, message, ... } }`. */
+export type StripeErrorBody = { error: Record<string, unknown> };
+
+function stripeError(type: string, message: string, fields: Record<string, unknown> = {}): StripeErrorBody {
+  return { error: { type, message, ...fields } };
+}
+
+export const stripeErrors = {
+  // Never echoes the key it was given: a simulator log must not become a place where secrets land.
+  authentication: () =>
+    stripeError('authentication_error', 'You did not provide an API key. Provide it as a Bearer token.'),
+  missingParam: (param: string) =>
+    stripeError('invalid_request_error', `Missing required param: ${param}.`, { code: 'parameter_missing', param }),
+  invalidParam: (param: string, message: string) =>
+    stripeError('invalid_request_error', message, { code: 'parameter_invalid', param }),
+  resourceMissing: (id: string) =>
+    stripeError('invalid_request_error', `No such payment_intent: '${id}'`, { code: 'resource_missing', param: 'id' }),
+  unknownRoute: (method: string, path: string) =>
+    stripeError('invalid_request_error', `Unrecognized request URL (${method}: ${path}).`),
+  idempotencyMismatch: () =>
+    stripeError(
+      'idempotency_error',
+      'Keys for idempotent requests can only be used with the same parameters they were first used with. ' +
+        'Try using a key other than the one used in the original request.',
+    ),
+  keyInUse: () =>
+    stripeError(
+      'invalid_request_error',
+      'There is currently another in-progress request using this Idempotent Key (that probably means you ' +
+        'submitted twice, and the other request is still going through). Please try again later.',
+      { code: 'idempotency_key_in_use' },
+    ),
+  rateLimited: () =>
+    stripeError('rate_limit_error', 'Request rate limit exceeded. Please retry with exponential backoff.', {
+      code: 'rate_limit',
+    }),
+  apiError: () => stripeError('api_error', 'An unknown error occurred on Stripe\'s end (simulated).'),
+  cardDeclined: (intent: StripePaymentIntent) => {
+    const failure = intent.last_payment_error;
+    return stripeError('card_error', failure?.message ?? 'Your card was declined.', {
+      code: 'card_declined',
+      decline_code: failure?.decline_code ?? 'generic_decline',
+      charge: intent.latest_charge,
+      payment_intent: intent,
+    });
+  },
+};

@@ -1,0 +1,49 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { requestUrl, sendJson } from './http-io.js';
+import { newStripeId } from './ids.js';
+import type { SimulatorEngine } from './simulator-engine.js';
+import { createPaymentIntentRoute } from './stripe-create-route.js';
+import { stripeErrors } from './stripe-errors.js';
+import { applyQueryFault, listIntents, retrieveIntent, searchIntents } from './stripe-query-routes.js';
+import type { QueryReply } from './stripe-query-routes.js';
+
+const INTENT_PATH = /^\/v1\/payment_intents\/([^/]+)$/;
+
+/** The Stripe-imitating API. Any error inside a route becomes a 500, never a crashed simulator. */
+export function createStripeRouter(engine: SimulatorEngine): RequestListener {
+  return (request, response) => {
+    route(engine, request, response).catch(() => {
+      if (!response.headersSent) sendJson(response, 500, stripeErrors.apiError());
+      else response.destroy();
+    });
+  };
+}
+
+async function route(engine: SimulatorEngine, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = requestUrl(request);
+  const method = request.method ?? 'GET';
+  // Stripe accepts any well-formed key in test mode; the simulator only insists that one was sent.
+  if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) {
+    engine.stats.countRequest('unauthorized');
+    return sendJson(response, 401, stripeErrors.authentication());
+  }
+  if (method === 'POST' && url.pathname === '/v1/payment_intents') {
+    return createPaymentIntentRoute(engine, request, response);
+  }
+  if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
+
+  const reply: QueryReply = (status, body) => sendJson(response, status, body, { 'Request-Id': newStripeId('req') });
+  const intentId = INTENT_PATH.exec(url.pathname)?.[1];
+  if (url.pathname === '/v1/payment_intents/search') {
+    engine.stats.countRequest('searches');
+    if (!applyQueryFault(engine, response, reply)) searchIntents(engine, url.searchParams, reply);
+  } else if (url.pathname === '/v1/payment_intents') {
+    engine.stats.countRequest('lists');
+    if (!applyQueryFault(engine, response, reply)) listIntents(engine, url.searchParams, reply);
+  } else if (intentId) {
+    engine.stats.countRequest('retrieves');
+    if (!applyQueryFault(engine, response, reply)) retrieveIntent(engine, decodeURIComponent(intentId), reply);
+  } else {
+    sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
+  }
+}

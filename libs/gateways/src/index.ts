@@ -1,0 +1,11 @@
+export * from './gateway-call-result.js';
+export * from './gateway-capabilities.js';
+export * from './payment-gateway.port.js';
+export * from './http/provider-http-client.js';
+export * from './stripe/stripe.capabilities.js';
+export * from './stripe/stripe.gateway.js';
+export * from './stripe/stripe-charge-encoding.js';
+export * from './stripe/stripe-status.js';
+export * from './stripe/stripe-webhook-signature.js';
+export * from './gateway-registry.js';
+export { GatewaysModule } from './gateways.module.js';

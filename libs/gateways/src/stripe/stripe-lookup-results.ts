@@ -1,0 +1,42 @@
+import { performance } from 'node:perf_hooks';
+import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderHttpResult } from '../http/provider-http-client.js';
+import { parseJson, readIntent, toProviderCharge } from './stripe-response.js';
+
+/** One page of a Stripe list or search, or why it could not be read (which proves nothing either way). */
+export type PageOutcome =
+  | { ok: true; body: Record<string, unknown> }
+  | { ok: false; message: string; httpStatus: number | null };
+
+export function readPage(result: ProviderHttpResult, path: string): PageOutcome {
+  if (result.kind !== 'response') {
+    return { ok: false, message: `GET ${path}: ${result.kind} (${result.errorCode})`, httpStatus: null };
+  }
+  const json = parseJson(result.body);
+  const body = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : null;
+  if (result.status >= 200 && result.status < 300 && body) return { ok: true, body };
+  const stripeMessage = (body?.error as { message?: unknown } | undefined)?.message;
+  const detail = typeof stripeMessage === 'string' ? `: ${stripeMessage}` : '';
+  return { ok: false, message: `GET ${path} answered ${result.status}${detail}`, httpStatus: result.status };
+}
+
+export function matchingCharges(data: unknown, attemptId: string): ProviderCharge[] {
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((raw: unknown) => {
+    const intent = readIntent(raw);
+    return intent && intent.metadata.attempt_id === attemptId ? [toProviderCharge(intent, raw)] : [];
+  });
+}
+
+export function lookupResult(charges: ProviderCharge[], consistent: boolean, startedAt: number): LookupResult {
+  const durationMs = elapsedSince(startedAt);
+  return charges.length > 0 ? { kind: 'found', charges, consistent, durationMs } : { kind: 'not_found', consistent, durationMs };
+}
+
+export function lookupError(failure: { message: string; httpStatus: number | null }, startedAt: number): LookupResult {
+  return { kind: 'error', message: failure.message, httpStatus: failure.httpStatus, durationMs: elapsedSince(startedAt) };
+}
+
+export function elapsedSince(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}

@@ -1,0 +1,110 @@
+import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderHttpResult } from '../http/provider-http-client.js';
+import { mapStripeIntentStatus } from './stripe-status.js';
+
+/** The PaymentIntent fields the adapter reads; everything else is kept only inside `raw`/`body`. */
+export interface StripeIntentView {
+  id: string;
+  status: unknown;
+  amount: number;
+  currency: string;
+  metadata: Record<string, unknown>;
+  hasLastPaymentError: boolean;
+}
+
+/** A non-JSON body (a proxy's HTML page, say) is kept as evidence, but only this much of it. */
+const MAX_TEXT_BODY = 4096;
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readIntent(value: unknown): StripeIntentView | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || value.object !== 'payment_intent') return null;
+  return {
+    id: value.id,
+    status: value.status,
+    amount: typeof value.amount === 'number' ? value.amount : Number.NaN,
+    currency: typeof value.currency === 'string' ? value.currency : '',
+    metadata: isRecord(value.metadata) ? value.metadata : {},
+    hasLastPaymentError: isRecord(value.last_payment_error),
+  };
+}
+
+/**
+ * `client_secret` lets a browser confirm the intent: it has no place in stored evidence or logs.
+ * Removes it from an intent and from an error's embedded intent; returns a copy.
+ */
+export function redactIntentSecrets(body: unknown): unknown {
+  if (!isRecord(body)) return body;
+  const rest: Record<string, unknown> = { ...body };
+  delete rest.client_secret;
+  if (isRecord(rest.error)) rest.error = redactIntentSecrets(rest.error);
+  if (isRecord(rest.payment_intent)) rest.payment_intent = redactIntentSecrets(rest.payment_intent);
+  return rest;
+}
+
+export function toProviderCharge(intent: StripeIntentView, raw: unknown): ProviderCharge {
+  const attemptId = intent.metadata.attempt_id;
+  return {
+    providerChargeId: intent.id,
+    // A status we do not recognise must not resolve anything: treat it as still in progress.
+    outcome: mapStripeIntentStatus(intent.status, intent.hasLastPaymentError) ?? 'pending',
+    amountCents: intent.amount,
+    currency: intent.currency,
+    attemptId: typeof attemptId === 'string' ? attemptId : null,
+    raw: redactIntentSecrets(raw),
+  };
+}
+
+function readError(body: unknown): ProviderError | null {
+  if (!isRecord(body) || !isRecord(body.error)) return null;
+  const error = body.error;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    type: text(error.type),
+    code: text(error.code),
+    declineCode: text(error.decline_code),
+    message: text(error.message),
+  };
+}
+
+/** Reads a create call's result: the intent comes from the body, or from `error.payment_intent` on a 402. */
+export function toCreateChargeResult(http: ProviderHttpResult): GatewayCallResult {
+  if (http.kind !== 'response') return http;
+  const json = parseJson(http.body);
+  const replayed = http.headers['idempotent-replayed'] === 'true';
+  if (json === undefined) {
+    return {
+      kind: 'response',
+      httpStatus: http.status,
+      durationMs: http.durationMs,
+      replayed,
+      providerChargeId: null,
+      providerOutcome: null,
+      error: null,
+      body: http.body.slice(0, MAX_TEXT_BODY),
+    };
+  }
+  const error = readError(json);
+  const intent = readIntent(error ? (json as { error: Record<string, unknown> }).error.payment_intent : json);
+  return {
+    kind: 'response',
+    httpStatus: http.status,
+    durationMs: http.durationMs,
+    replayed,
+    providerChargeId: intent?.id ?? null,
+    providerOutcome: intent ? mapStripeIntentStatus(intent.status, intent.hasLastPaymentError) : null,
+    error,
+    body: redactIntentSecrets(json),
+  };
+}

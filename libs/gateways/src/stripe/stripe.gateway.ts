@@ -1,0 +1,151 @@
+import { performance } from 'node:perf_hooks';
+import type { GatewayCallResult } from '../gateway-call-result.js';
+import type { GatewayCapabilities } from '../gateway-capabilities.js';
+import { PaymentGateway } from '../payment-gateway.port.js';
+import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import { ProviderHttpClient } from '../http/provider-http-client.js';
+import { stripeCapabilities } from './stripe.capabilities.js';
+import { encodeStripeCharge } from './stripe-charge-encoding.js';
+import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-response.js';
+import { elapsedSince, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup-results.js';
+import type { PageOutcome } from './stripe-lookup-results.js';
+
+export interface StripeGatewaySettings {
+  /** `https://api.stripe.com`, or a simulator such as `http://127.0.0.1:12111`. */
+  apiBase: string;
+  secretKey: string;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  keyLifetimeMs?: number;
+  consistencyWindowMs?: number;
+  queryRatePerSecond?: number;
+  /** Sent as `Stripe-Version` when set; otherwise the account's default version applies. */
+  apiVersion?: string;
+}
+
+/** The list window opens this long before the attempt was created, to absorb clock skew with Stripe. */
+const LIST_SKEW_BEFORE_SEC = 300;
+const LIST_SKEW_AFTER_SEC = 60;
+const PAGE_SIZE = 100;
+/** Bounds one lookup's cost; a customer with more intents than this in the window gets an error, not a guess. */
+const MAX_PAGES = 10;
+
+/**
+ * Stripe PaymentIntents over plain HTTP (no SDK: its hidden retries and automatic keys are exactly what this
+ * service must control itself). One HTTP call per `createCharge`; lookups page through a bounded list.
+ * The secret key only ever goes into the Authorization header, never into a result or message.
+ */
+export class StripeGateway extends PaymentGateway {
+  readonly provider = 'stripe';
+  readonly capabilities: GatewayCapabilities;
+  private readonly http: ProviderHttpClient;
+  private readonly apiBase: string;
+  /** A true private field: invisible to JSON.stringify and util.inspect, so logging the gateway leaks no key. */
+  readonly #commonHeaders: Readonly<Record<string, string>>;
+
+  constructor(settings: StripeGatewaySettings) {
+    super();
+    const { keyLifetimeMs, consistencyWindowMs, queryRatePerSecond, connectTimeoutMs, readTimeoutMs } = settings;
+    this.capabilities = stripeCapabilities({ keyLifetimeMs, consistencyWindowMs, queryRatePerSecond });
+    this.http = new ProviderHttpClient({ connectTimeoutMs, readTimeoutMs });
+    this.apiBase = settings.apiBase.replace(/\/+$/, '');
+    this.#commonHeaders = {
+      Authorization: `Bearer ${settings.secretKey}`,
+      ...(settings.apiVersion ? { 'Stripe-Version': settings.apiVersion } : {}),
+    };
+  }
+
+  encodeCharge(request: ChargeRequest): string {
+    return encodeStripeCharge(request);
+  }
+
+  async createCharge(idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
+    const result = await this.http.send({
+      method: 'POST',
+      url: `${this.apiBase}/v1/payment_intents`,
+      headers: {
+        ...this.#commonHeaders,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Idempotency-Key': idempotencyKey,
+      },
+      body: encodedBody,
+    });
+    return toCreateChargeResult(result);
+  }
+
+  /** A known intent id is retrieved directly; otherwise the strongly consistent list is scanned. */
+  findByReference(reference: AttemptReference): Promise<LookupResult> {
+    return reference.providerChargeId ? this.retrieve(reference, reference.providerChargeId) : this.listByReference(reference);
+  }
+
+  /**
+   * Stripe's search by our metadata. It lags behind creates (up to an hour in incidents), so a miss is
+   * reported as `consistent: false`; kept for diagnostics, `findByReference` does not use it.
+   */
+  async searchByReference(reference: AttemptReference): Promise<LookupResult> {
+    const startedAt = performance.now();
+    const query = `metadata['attempt_id']:'${reference.attemptId.replace(/[\\']/g, '\\$&')}'`;
+    const found: ProviderCharge[] = [];
+    let page: string | null = null;
+    for (let count = 0; count < MAX_PAGES; count += 1) {
+      const params: Record<string, string> = { query, limit: String(PAGE_SIZE) };
+      if (page) params.page = page;
+      const outcome = await this.getPage('/v1/payment_intents/search', params);
+      if (!outcome.ok) return lookupError(outcome, startedAt);
+      found.push(...matchingCharges(outcome.body.data, reference.attemptId));
+      page = typeof outcome.body.next_page === 'string' ? outcome.body.next_page : null;
+      if (outcome.body.has_more !== true || !page) return lookupResult(found, false, startedAt);
+    }
+    return lookupResult(found, false, startedAt);
+  }
+
+  private async listByReference(reference: AttemptReference): Promise<LookupResult> {
+    const startedAt = performance.now();
+    const createdSec = Math.floor(reference.createdAt.getTime() / 1000);
+    const base = {
+      customer: reference.customerId,
+      'created[gte]': String(createdSec - LIST_SKEW_BEFORE_SEC),
+      'created[lte]': String(Math.ceil(Date.now() / 1000) + LIST_SKEW_AFTER_SEC),
+      limit: String(PAGE_SIZE),
+    };
+    const found: ProviderCharge[] = [];
+    let startingAfter: string | null = null;
+    for (let count = 0; count < MAX_PAGES; count += 1) {
+      const params: Record<string, string> = startingAfter ? { ...base, starting_after: startingAfter } : base;
+      const outcome = await this.getPage('/v1/payment_intents', params);
+      if (!outcome.ok) return lookupError(outcome, startedAt);
+      const data = Array.isArray(outcome.body.data) ? outcome.body.data : [];
+      // Every match is kept: two intents for one attempt is a duplicate charge the caller must see.
+      found.push(...matchingCharges(data, reference.attemptId));
+      startingAfter = readIntent(data.at(-1))?.id ?? null;
+      if (outcome.body.has_more !== true || !startingAfter) return lookupResult(found, true, startedAt);
+    }
+    if (found.length > 0) return lookupResult(found, true, startedAt);
+    const message = `more than ${MAX_PAGES * PAGE_SIZE} intents in the window; the list was not read to the end`;
+    return { kind: 'error', message, httpStatus: null, durationMs: elapsedSince(startedAt) };
+  }
+
+  private async retrieve(reference: AttemptReference, intentId: string): Promise<LookupResult> {
+    const startedAt = performance.now();
+    const outcome = await this.getPage(`/v1/payment_intents/${encodeURIComponent(intentId)}`, {});
+    // A 404 for an id Stripe itself gave us means a wrong account or key, not a missing charge.
+    if (!outcome.ok) return lookupError(outcome, startedAt);
+    const intent = readIntent(outcome.body);
+    if (!intent) return lookupError({ message: 'retrieve returned no payment intent', httpStatus: 200 }, startedAt);
+    if (intent.metadata.attempt_id !== reference.attemptId) {
+      const message = `payment intent ${intent.id} belongs to attempt ${String(intent.metadata.attempt_id)}`;
+      return lookupError({ message, httpStatus: 200 }, startedAt);
+    }
+    return lookupResult([toProviderCharge(intent, outcome.body)], true, startedAt);
+  }
+
+  private async getPage(path: string, params: Record<string, string>): Promise<PageOutcome> {
+    const query = new URLSearchParams(params).toString();
+    const result = await this.http.send({
+      method: 'GET',
+      url: `${this.apiBase}${path}${query ? `?${query}` : ''}`,
+      headers: this.#commonHeaders,
+    });
+    return readPage(result, path);
+  }
+}
