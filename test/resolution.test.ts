@@ -71,7 +71,8 @@ describe('resolving unknown attempts by asking the provider', () => {
     const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'crashing-worker');
     if (opened.kind !== 'open') throw new Error('expected an open attempt');
     const attempt = opened.attempt;
-    await stack.db.query(`UPDATE charge_attempts SET http_attempts = 1, lease_expires_at = now() - interval '1 second', last_sent_at = now() WHERE id = $1`, [attempt.id]);
+    expect(attempt.httpAttempts).toBe(1);
+    expect(attempt.leaseExpiresAt).not.toBeNull();
     const sent = await stack.app.get(GatewayRegistry).get('stripe').createCharge(attempt.idempotencyKey, attempt.payload);
     expect(sent.kind).toBe('response');
 
@@ -79,6 +80,8 @@ describe('resolving unknown attempts by asking the provider', () => {
     expect((await submit(stack, charge.id)).attempts[0].status).toBe('pending');
     expect(stack.sim.requests(attempt.idempotencyKey)).toHaveLength(1);
 
+    // The lease runs out: the process that held it is gone.
+    await stack.db.query(`UPDATE charge_attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [attempt.id]);
     const report = await stack.app.get(OpenAttemptSweeper).sweep();
     expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
     const done = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'succeeded', 10_000, 'resolution after the crash');

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttemptOpener, AttemptSender } from '@app/attempts';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { AttemptSender } from '@app/attempts';
 import { ScheduledRunGuard } from '@app/database';
+import { SUBMIT_QUEUE } from '@app/queues';
 import { OpenAttemptSweeper } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -10,20 +13,29 @@ import { waitFor } from './support/wait-for.js';
 describe('the sweeper and the key lifetime', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    // Retries ten minutes apart: only the sweeper can bring a lost retry back within the test.
+    stack = await startTestStack({ worker: true, env: { SUBMIT_RETRY_BACKOFF_MS: '600000' } });
   });
   afterAll(async () => stack.close());
 
-  it('resumes a pending attempt whose process died before it ever claimed a send', async () => {
-    const charge = await createCharge(stack);
-    const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'dying-api');
-    if (opened.kind !== 'open') throw new Error('expected an open attempt');
-    await stack.db.query(`UPDATE charge_attempts SET updated_at = now() - interval '1 minute' WHERE id = $1`, [opened.attempt.id]);
+  it('resumes a pending attempt whose retry reminder Redis lost', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: '429', match: { customerId }, times: 1 }] });
+    const charge = await createCharge(stack, { customerId });
+    const { attempts } = await submit(stack, charge.id);
+    expect(attempts[0]).toMatchObject({ status: 'pending', httpAttempts: 1 });
+    // The backoff has passed but the delayed job that would send it is gone.
+    const job = await stack.app.get<Queue>(getQueueToken(SUBMIT_QUEUE)).getJob(`send:${attempts[0].id}:1`);
+    expect(job).not.toBeNull();
+    await job!.remove();
+    await stack.db.query(`UPDATE charge_attempts SET next_send_at = now(), updated_at = now() - interval '1 minute' WHERE id = $1`, [attempts[0].id]);
+
     const report = await stack.app.get(OpenAttemptSweeper).sweep();
     expect(report.sendsResumed).toBeGreaterThanOrEqual(1);
     const done = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'succeeded', 10_000, 'the resumed send');
-    expect(done.attempts[0].httpAttempts).toBe(1);
-    expect(stack.sim.stats().createsByIdempotencyKey[opened.attempt.idempotencyKey]).toBe(1);
+    expect(done.attempts[0].httpAttempts).toBe(2);
+    expect(stack.sim.requests(attempts[0].idempotencyKey)).toHaveLength(2);
+    expect(stack.sim.stats().createsByIdempotencyKey[attempts[0].idempotencyKey]).toBe(1);
   });
 
   it('never re-sends an attempt whose key is older than the provider keeps it: only a query may resolve it', async () => {

@@ -8,7 +8,7 @@ import { UnknownAttemptResolver } from '@app/resolution';
 export class ResolveAttemptProcessor {
   constructor(private readonly resolver: UnknownAttemptResolver) {}
 
-  @Process({ concurrency: 4 })
+  @Process({ concurrency: 16 })
   async handle(job: Job<AttemptJob>): Promise<void> {
     await this.resolver.resolve(job.data.attemptId);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
+import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
@@ -28,6 +29,7 @@ export class AttemptOpener {
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
     private readonly transitions: AttemptTransitionWriter,
+    private readonly config: AppConfig,
   ) {}
 
   async openOrReuse(chargeId: string, actor: string): Promise<OpenedAttempt> {
@@ -54,6 +56,13 @@ export class AttemptOpener {
     }
     const attempt = this.newAttempt(charge);
     await insertAttempt(em, attempt);
+    // Created already claimed for its first send: the claim commits with the key, saving a round trip.
+    await em.query(
+      `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
+              lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE id = $1`,
+      [attempt.id, this.config.SUBMIT_LEASE_MS],
+    );
     await this.transitions.recordCreation(em, attempt.id, actor);
     return { kind: 'open', attempt: await em.findOneByOrFail(ChargeAttemptEntity, { id: attempt.id }), created: true };
   }

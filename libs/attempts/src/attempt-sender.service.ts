@@ -1,21 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
-import { ProviderCallRecorder } from './provider-call.recorder.js';
+import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { delayForTry, parseBackoffList } from './rules/backoff-schedule.js';
 import { assertSamePayload } from './rules/canonical-payload.js';
 import { classifyGatewayResponse, type AttemptOutcome } from './rules/classify-gateway-response.js';
 import { mayResend } from './rules/key-lifetime.js';
 
 /**
- * Phases 2 and 3 of a submit: claim the right to send (a conditional update with a lease, so two
- * processes never send one attempt at once), make exactly one HTTP call outside any transaction, and
- * record what the response proved with a conditional transition. Repetition is a queued job, never a loop.
+ * Phases 2 and 3 of a submit: hold the claim to send (a conditional update with a lease, so two processes
+ * never send one attempt at once), make exactly one HTTP call outside any transaction, and record what the
+ * response proved with a conditional transition. Repetition is a queued job, never a loop.
  */
 @Injectable()
 export class AttemptSender {
@@ -35,7 +35,7 @@ export class AttemptSender {
     this.firstResolutionDelayMs = parseBackoffList(config.RESOLUTION_BACKOFF_MS, 'RESOLUTION_BACKOFF_MS')[0];
   }
 
-  /** Sends the attempt if it is pending, unclaimed and due; otherwise leaves it to whoever owns it. */
+  /** Sends a pending attempt if it is unclaimed and due; otherwise leaves it to whoever owns it. */
   async send(attemptId: string, actor: string): Promise<void> {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
     if (attempt.status !== 'pending' || attempt.leaseExpiresAt) return;
@@ -47,21 +47,32 @@ export class AttemptSender {
     // A payload that no longer matches its key's hash would burn the key or charge a different amount.
     assertSamePayload(attempt.payloadHash, attempt.payload);
     const claimed = await this.claim(attemptId);
-    if (claimed === null) return;
+    if (claimed !== null) await this.dispatch(gateway, attempt, claimed, actor);
+  }
 
+  /** Sends an attempt that was created already claimed (its first send), so no second claim is needed. */
+  async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<void> {
+    assertSamePayload(attempt.payloadHash, attempt.payload);
+    await this.dispatch(this.gateways.get(attempt.provider), attempt, attempt.httpAttempts, actor);
+  }
+
+  private async dispatch(gateway: PaymentGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<void> {
     const result = await this.call(gateway, attempt);
     const outcome = classifyGatewayResponse(result);
-    await this.calls.record({
-      attemptId,
+    this.logger.log(
+      { attemptId: attempt.id, chargeId: attempt.chargeId, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
+      'provider call classified',
+    );
+    const evidence: ProviderCallRecord = {
+      attemptId: attempt.id,
       provider: attempt.provider,
       kind: 'create',
       outcome: outcome.reason,
       httpStatus: result.kind === 'response' ? result.httpStatus : null,
       durationMs: result.durationMs,
       detail: { httpAttempt: claimed, replayed: result.kind === 'response' ? result.replayed : false, error: outcome.error },
-    });
-    this.logger.log({ attemptId, chargeId: attempt.chargeId, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status }, 'provider call classified');
-    await this.record(attempt, claimed, outcome, actor);
+    };
+    await this.record(attempt, claimed, outcome, evidence, actor);
   }
 
   private mayResend(attempt: ChargeAttemptEntity, gateway: PaymentGateway): boolean {
@@ -97,12 +108,26 @@ export class AttemptSender {
     }
   }
 
-  private async record(attempt: ChargeAttemptEntity, claimed: number, outcome: AttemptOutcome, actor: string): Promise<void> {
+  /** The evidence and the transition it justifies commit together. */
+  private async record(attempt: ChargeAttemptEntity, claimed: number, outcome: AttemptOutcome, evidence: ProviderCallRecord, actor: string): Promise<void> {
     const lastError = outcome.error ? { reason: outcome.reason, ...outcome.error } : null;
-    if (outcome.status === 'pending') {
-      await this.releaseForRetry(attempt.id, claimed, lastError);
-      return;
-    }
+    const next = await this.db.transaction(async (em) => {
+      await this.calls.record(evidence, em);
+      if (outcome.status === 'pending') return this.releaseForRetry(em, attempt.id, claimed, lastError);
+      return this.settle(em, attempt, claimed, outcome, lastError, actor);
+    });
+    if (next === 'retry') await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
+    if (next === 'resolve') await this.jobs.scheduleResolution(attempt.id, 0, this.firstResolutionDelayMs);
+  }
+
+  private async settle(
+    em: EntityManager,
+    attempt: ChargeAttemptEntity,
+    claimed: number,
+    outcome: AttemptOutcome,
+    lastError: Record<string, unknown> | null,
+    actor: string,
+  ): Promise<'resolve' | null> {
     const transition = {
       attemptId: attempt.id,
       to: outcome.status,
@@ -111,26 +136,25 @@ export class AttemptSender {
       set: { providerChargeId: outcome.providerChargeId, lastError },
       detail: { reason: outcome.reason, httpAttempt: claimed },
     } as const;
-    if (await this.transitions.apply({ ...transition, from: 'pending', expectHttpAttempts: claimed })) {
-      if (outcome.status === 'unknown') await this.jobs.scheduleResolution(attempt.id, 0, this.firstResolutionDelayMs);
-      return;
+    if (await this.transitions.apply({ ...transition, from: 'pending', expectHttpAttempts: claimed }, em)) {
+      return outcome.status === 'unknown' ? 'resolve' : null;
     }
     // Someone moved the attempt while we were on the wire (the sweeper thought we died). A definitive
     // response still settles it if it is merely unknown; a terminal status is never rewritten.
-    if (outcome.status !== 'unknown') await this.transitions.apply({ ...transition, from: 'unknown' });
+    if (outcome.status !== 'unknown') await this.transitions.apply({ ...transition, from: 'unknown' }, em);
+    return null;
   }
 
   /** Nothing reached the provider (connect failure, 429): same key and bytes again after a backoff. */
-  private async releaseForRetry(attemptId: string, claimed: number, lastError: Record<string, unknown> | null): Promise<void> {
-    const delayMs = delayForTry(this.retrySchedule, claimed - 1);
-    const [, affected] = await this.db.query<[unknown, number]>(
+  private async releaseForRetry(em: EntityManager, attemptId: string, claimed: number, lastError: Record<string, unknown> | null): Promise<'retry' | null> {
+    const [, affected] = await em.query<[unknown, number]>(
       `UPDATE charge_attempts
           SET lease_expires_at = NULL, last_error = $3,
               next_send_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = now()
         WHERE id = $1 AND status = 'pending' AND http_attempts = $2`,
-      [attemptId, claimed, lastError, delayMs],
+      [attemptId, claimed, lastError, delayForTry(this.retrySchedule, claimed - 1)],
     );
-    if (affected === 1) await this.jobs.scheduleSend(attemptId, claimed, delayMs);
+    return affected === 1 ? 'retry' : null;
   }
 
   private async markUnknown(attempt: ChargeAttemptEntity, actor: string, detail: Record<string, unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderCallEntity } from '@app/database';
 import { providerCallSeconds, providerCallsTotal } from '@app/observability';
 
@@ -19,10 +19,10 @@ export interface ProviderCallRecord {
 export class ProviderCallRecorder {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async record(call: ProviderCallRecord): Promise<void> {
+  async record(call: ProviderCallRecord, manager?: EntityManager): Promise<void> {
     providerCallsTotal.inc({ provider: call.provider, kind: call.kind, outcome: call.outcome });
     providerCallSeconds.observe({ provider: call.provider, kind: call.kind }, call.durationMs / 1000);
-    await this.db.getRepository(ProviderCallEntity).insert({
+    await (manager ?? this.db.manager).getRepository(ProviderCallEntity).insert({
       attemptId: call.attemptId,
       kind: call.kind,
       outcome: call.outcome,

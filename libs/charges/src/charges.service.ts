@@ -55,9 +55,8 @@ export class ChargesService {
    */
   async submit(chargeId: string, actor: string): Promise<ChargeView> {
     const opened = await this.opener.openOrReuse(chargeId, actor);
-    if (opened.kind === 'open' && opened.attempt.status === 'pending') {
-      await this.sender.send(opened.attempt.id, actor);
-    }
+    if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
+    else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
     return this.view(chargeId);
   }
 

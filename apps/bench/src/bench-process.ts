@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** dist/ root, from dist/apps/bench/src/ where this file runs. */
+export const DIST = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Highest resident set size seen by sampling, in MiB; VmHWM is the kernel's own peak. */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts a built app (`apps/api`, `apps/worker`) as its own process, sampling its memory. */
+export function startService(app: 'api' | 'worker', env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [`${DIST}apps/${app}/src/main.js`], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let sampledPeak = 0;
+  const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readKiB(child.pid, 'VmRSS'))), 50);
+  return {
+    child,
+    peakRssMiB: () => Math.max(sampledPeak, readKiB(child.pid, 'VmHWM')) / 1024,
+    stop: () =>
+      new Promise((resolve) => {
+        clearInterval(sampler);
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function readKiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
+  if (!pid) return 0;
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export async function waitForHealth(baseUrl: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${baseUrl}/health did not answer within ${timeoutMs} ms`);
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function intArg(name: string, fallback: number): number {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = flag ? Number(flag.split('=')[1]) : Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}

@@ -1,0 +1,94 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import Bull from 'bull';
+import pg from 'pg';
+import { migrateDatabase } from '@app/database';
+import { GatewayRegistry, StripeGateway } from '@app/gateways';
+import { RESOLUTION_QUEUE } from '@app/queues';
+import { startSimulator } from '@app/simulator';
+import { intArg, startService } from './bench-process.js';
+
+/**
+ * `npm run bench:resolve -- --n=10000 --limit=200 --workers=2`: N unknown attempts (each of which did
+ * create an intent at the simulator) are resolved by W real worker processes sharing a provider query
+ * limit of L lookups/s. Prints the achieved lookup rate against L and the time to drain.
+ */
+const n = intArg('n', 10_000);
+const limit = intArg('limit', 200);
+const workers = intArg('workers', 2);
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `bench-${randomUUID().slice(0, 8)}`;
+
+await migrateDatabase(databaseUrl);
+const sim = await startSimulator({ port: 0, controlPort: 0 });
+const gateway = new StripeGateway({ apiBase: sim.apiUrl, secretKey: 'sk_test_bench', connectTimeoutMs: 3000, readTimeoutMs: 15_000 });
+const registry = new GatewayRegistry([gateway], 'stripe');
+const db = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+
+console.log(`bench:resolve  N=${n} limit=${limit}/s workers=${workers}: seeding ${n} unknown attempts...`);
+const run = randomBytes(4).toString('hex');
+const attemptIds: string[] = [];
+for (let offset = 0; offset < n; offset += 500) {
+  const batch = Array.from({ length: Math.min(500, n - offset) }, (_, k) => offset + k);
+  await Promise.all(batch.map(async (i) => attemptIds.push(await seedUnknownAttempt(i))));
+}
+
+const queue = new Bull(RESOLUTION_QUEUE, redisUrl, { prefix });
+const procs = Array.from({ length: workers }, () =>
+  startService('worker', {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    STRIPE_API_BASE: sim.apiUrl,
+    STRIPE_SECRET_KEY: 'sk_test_bench',
+    STRIPE_QUERY_RATE_PER_S: String(limit),
+    CONSISTENT_LOOKUP_GRACE_MS: '0',
+  }),
+);
+try {
+  const lookupsBefore = sim.stats().requests.lists;
+  const started = performance.now();
+  await queue.addBulk(attemptIds.map((attemptId) => ({ data: { attemptId }, opts: { jobId: `resolve:${attemptId}:0`, removeOnComplete: true, removeOnFail: true } })));
+  let open = n;
+  while (open > 0) {
+    await new Promise((r) => setTimeout(r, 500));
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) AND status = 'unknown'`, [attemptIds]);
+    open = rows[0].n;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const lookups = sim.stats().requests.lists - lookupsBefore;
+  const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) GROUP BY status`, [attemptIds]);
+  console.log(`  drained ${n} unknown attempts in ${seconds.toFixed(1)} s`);
+  console.log(`  provider lookups: ${lookups}, achieved ${(lookups / seconds).toFixed(1)}/s against a limit of ${limit}/s (${((100 * lookups) / seconds / limit).toFixed(0)}%)`);
+  console.log(`  outcome: ${rows.map((r) => `${r.status}=${r.n}`).join(' ')}; creates at the provider: ${sim.stats().requests.creates} (one per attempt, none by the resolver)`);
+  console.log(`  worker peak RSS: ${procs.map((p) => `${p.peakRssMiB().toFixed(0)} MiB`).join(', ')}`);
+} finally {
+  await Promise.all(procs.map((p) => p.stop()));
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await db.end();
+  await sim.close();
+}
+
+/** An attempt whose create reached the provider but whose answer was lost: unknown, intent exists. */
+async function seedUnknownAttempt(i: number): Promise<string> {
+  const chargeId = randomUUID();
+  const attemptId = randomUUID();
+  const key = randomUUID();
+  const customerId = `cus_${run}_${i}`;
+  const payload = registry.get('stripe').encodeCharge({ attemptId, chargeId, idempotencyKey: key, amountCents: 1500, currency: 'usd', customerId, paymentMethodId: 'pm_card_visa' });
+  await db.query(
+    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, created_by)
+     VALUES ($1, $2, 1500, 'usd', $3, 'pm_card_visa', 'stripe', 'bench')`,
+    [chargeId, `bench-resolve-${run}-${i}`, customerId],
+  );
+  await db.query(
+    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, unknown_since, last_sent_at)
+     VALUES ($1, $2, $3, 'stripe', 'unknown', $4, encode(sha256(convert_to($4, 'UTF8')), 'hex'), 1, now(), now())`,
+    [attemptId, chargeId, key, payload],
+  );
+  const sent = await gateway.createCharge(key, payload);
+  if (sent.kind !== 'response' || sent.httpStatus !== 200) throw new Error('seeding a provider intent failed');
+  return attemptId;
+}
