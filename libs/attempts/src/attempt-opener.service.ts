@@ -64,7 +64,8 @@ export class AttemptOpener {
       [attempt.id, this.config.SUBMIT_LEASE_MS],
     );
     await this.transitions.recordCreation(em, attempt.id, actor);
-    return { kind: 'open', attempt: await em.findOneByOrFail(ChargeAttemptEntity, { id: attempt.id }), created: true };
+    attempt.httpAttempts = 1;
+    return { kind: 'open', attempt, created: true };
   }
 
   /** A new key per attempt, never derived from the charge: a declined try must not be replayed forever. */

@@ -40,13 +40,15 @@ export class ChargesService {
       createdBy: actor,
     });
     try {
-      await this.db.getRepository(ChargeEntity).insert(charge);
+      // A query builder insert is one statement; Repository.insert would wrap it in BEGIN/COMMIT.
+      await this.db.createQueryBuilder().insert().into(ChargeEntity).values(charge).execute();
     } catch (error) {
       if (!isUniqueViolation(error, 'UQ_charges_order_id')) throw error;
       const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ orderId: input.orderId });
       throw new ChargeExistsError(input.orderId, existing.id);
     }
-    return this.view(charge.id);
+    // A charge that was just created has no attempts and nothing to review.
+    return toChargeView(charge, [], false);
   }
 
   /**
