@@ -51,8 +51,13 @@ try {
   const started = performance.now();
   await queue.addBulk(attemptIds.map((attemptId) => ({ data: { attemptId }, opts: { jobId: `resolve:${attemptId}:0`, removeOnComplete: true, removeOnFail: true } })));
   let open = n;
+  let busiestRate = 0;
+  let last = { lookups: lookupsBefore, at: started };
   while (open > 0) {
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = { lookups: sim.stats().requests.lists, at: performance.now() };
+    busiestRate = Math.max(busiestRate, ((now.lookups - last.lookups) * 1000) / (now.at - last.at));
+    last = now;
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) AND status = 'unknown'`, [attemptIds]);
     open = rows[0].n;
   }
@@ -61,6 +66,7 @@ try {
   const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) GROUP BY status`, [attemptIds]);
   console.log(`  drained ${n} unknown attempts in ${seconds.toFixed(1)} s`);
   console.log(`  provider lookups: ${lookups}, achieved ${(lookups / seconds).toFixed(1)}/s against a limit of ${limit}/s (${((100 * lookups) / seconds / limit).toFixed(0)}%)`);
+  console.log(`  busiest ~1 s window: ${busiestRate.toFixed(1)} lookups/s (limit ${limit}/s)`);
   console.log(`  outcome: ${rows.map((r) => `${r.status}=${r.n}`).join(' ')}; creates at the provider: ${sim.stats().requests.creates} (one per attempt, none by the resolver)`);
   console.log(`  worker peak RSS: ${procs.map((p) => `${p.peakRssMiB().toFixed(0)} MiB`).join(', ')}`);
 } finally {
