@@ -10,6 +10,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     globalSetup: ['test/support/global-setup.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
     setupFiles: ['reflect-metadata'],
     env: {
       DATABASE_URL: TEST_DATABASE_URL,
