@@ -7,7 +7,7 @@ import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { insertAttempt } from './attempt-insert.js';
-import { ChargeToSubmitNotFoundError, OpenAttemptExistsError } from './attempts.errors.js';
+import { ChargeNotFoundError, OpenAttemptExistsError } from './attempts.errors.js';
 import { isOpen } from './rules/attempt-status.js';
 import { mayOpenNewAttempt } from './rules/attempt-state-machine.js';
 import { payloadHash } from './rules/canonical-payload.js';
@@ -46,7 +46,7 @@ export class AttemptOpener {
 
   private async openIn(em: EntityManager, chargeId: string, actor: string): Promise<OpenedAttempt> {
     const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
-    if (!charge) throw new ChargeToSubmitNotFoundError(chargeId);
+    if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
     const open = attempts.find((a) => isOpen(a.status));
     if (open) return { kind: 'open', attempt: open, created: false };

@@ -14,7 +14,8 @@ export class AttemptNotFoundError extends DomainError {
   }
 }
 
-export class ChargeToSubmitNotFoundError extends DomainError {
+/** Lives here, the lowest library that looks charges up; @app/charges re-exports it. */
+export class ChargeNotFoundError extends DomainError {
   readonly code = 'charge_not_found';
   constructor(chargeId: string) {
     super(`charge ${chargeId} does not exist`, { chargeId });

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeNotFoundError } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
-import { ChargeExistsError, ChargeNotFoundError } from './charges.errors.js';
+import { ChargeExistsError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge-view.js';
 
 export interface NewCharge {

@@ -96,7 +96,7 @@ export class UnknownAttemptResolver {
         await this.transitions.apply({ attemptId: attempt.id, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver', detail: { reason: 'not_found_after_window', tryNumber } });
         return;
       case 'wait':
-        await this.jobs.scheduleResolution(attempt.id, tryNumber, resolutionDelayMs(this.schedule, tryNumber));
+        await this.jobs.scheduleResolution(attempt.id, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
         return;
       case 'review':
         await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summarise(lookup) });

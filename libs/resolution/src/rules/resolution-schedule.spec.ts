@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RESOLUTION_BACKOFF_MS, isExhausted, resolutionDelayMs } from './resolution-schedule.js';
+import { isExhausted, resolutionDelayMs } from './resolution-schedule.js';
+
+/** DESIGN.md's schedule, the RESOLUTION_BACKOFF_MS default. */
+const DEFAULT_RESOLUTION_BACKOFF_MS = [30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000];
 
 describe('resolutionDelayMs', () => {
   const table: [number, number][] = [
