@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
+import { loadConfigOrExit } from '@app/config';
 import { dataSourceOptions, migrateDatabase } from '@app/database';
 import { ApiTokenService } from '../api-token.service.js';
 
@@ -12,7 +12,7 @@ if (!values.name || !role) {
   console.error('usage: npm run token:create -- --name <name> --role merchant|reviewer|admin');
   process.exit(2);
 }
-const { DATABASE_URL } = loadConfig();
+const { DATABASE_URL } = loadConfigOrExit();
 await migrateDatabase(DATABASE_URL);
 const db = await new DataSource(dataSourceOptions(DATABASE_URL)).initialize();
 try {

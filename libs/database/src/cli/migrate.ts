@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { loadConfig } from '@app/config';
+import { loadConfigOrExit } from '@app/config';
 import { migrateDatabase, revertLastMigration } from '../migrate.js';
 
 const command = process.argv[2];
-const { DATABASE_URL } = loadConfig();
+const { DATABASE_URL } = loadConfigOrExit();
 if (command === 'run') {
   const applied = await migrateDatabase(DATABASE_URL);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
