@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeEntity } from '@app/database';
+import { ApiTokenService, TokenNameTakenError } from '@app/auth';
+import { AttemptTransitionEntity, ChargeEntity } from '@app/database';
 import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
 
 describe('authentication, roles and input validation', () => {
@@ -60,5 +61,20 @@ describe('authentication, roles and input validation', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/provider/);
     expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(0);
+  });
+
+  it('a named token is stored only as its hash, and its name is the actor in the audit trail', async () => {
+    const tokens = stack.app.get(ApiTokenService);
+    const name = `alice-${crypto.randomUUID().slice(0, 8)}`;
+    const token = await tokens.create(name, 'merchant');
+    await expect(tokens.create(name, 'reviewer')).rejects.toBeInstanceOf(TokenNameTakenError);
+    const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM api_tokens WHERE token_hash = $1 OR name = $1`, [token]);
+    expect(n).toBe(0);
+
+    const created = await stack.http.post('/charges').set('Authorization', `Bearer ${token}`).send(newChargeBody());
+    const submitted = await stack.http.post(`/charges/${created.body.id}/submit`).set('Authorization', `Bearer ${token}`);
+    const trail = await stack.db.getRepository(AttemptTransitionEntity).findBy({ attemptId: submitted.body.attempts[0].id });
+    expect(trail.map((t) => t.actor)).toContain(name);
+    expect((await stack.db.getRepository(ChargeEntity).findOneByOrFail({ id: created.body.id })).createdBy).toBe(name);
   });
 });

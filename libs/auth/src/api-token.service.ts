@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApiTokenEntity, type ApiRole } from '@app/database';
+import { DomainError } from '@app/common';
+import { ApiTokenEntity, isUniqueViolation, type ApiRole } from '@app/database';
 import type { Actor } from './actor.js';
 import { generateToken, hashToken } from './token-hash.js';
+
+export class TokenNameTakenError extends DomainError {
+  readonly code = 'token_name_taken';
+  constructor(name: string) {
+    super(`a token named "${name}" already exists; names are the actors in audit trails, so they are unique`);
+  }
+}
 
 @Injectable()
 export class ApiTokenService {
@@ -18,7 +26,12 @@ export class ApiTokenService {
   /** Creates a named token and returns it; only its hash is kept, so this is the one time it is seen. */
   async create(name: string, role: ApiRole): Promise<string> {
     const token = generateToken();
-    await this.db.getRepository(ApiTokenEntity).insert({ name, role, tokenHash: hashToken(token) });
+    try {
+      await this.db.getRepository(ApiTokenEntity).insert({ name, role, tokenHash: hashToken(token) });
+    } catch (error) {
+      if (isUniqueViolation(error, 'UQ_api_tokens_name')) throw new TokenNameTakenError(name);
+      throw error;
+    }
     return token;
   }
 

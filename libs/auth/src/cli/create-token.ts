@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { loadConfigOrExit } from '@app/config';
 import { dataSourceOptions, migrateDatabase } from '@app/database';
-import { ApiTokenService } from '../api-token.service.js';
+import { ApiTokenService, TokenNameTakenError } from '../api-token.service.js';
 
 const { values } = parseArgs({ options: { name: { type: 'string' }, role: { type: 'string' } } });
 const roles = ['merchant', 'reviewer', 'admin'] as const;
@@ -18,6 +18,10 @@ const db = await new DataSource(dataSourceOptions(DATABASE_URL)).initialize();
 try {
   const token = await new ApiTokenService(db).create(values.name, role);
   console.log(`token for ${values.name} (${role}), shown once:\n${token}`);
+} catch (error) {
+  if (!(error instanceof TokenNameTakenError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   await db.destroy();
 }
