@@ -7,14 +7,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
+      const before = failed;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
         else if (state === 'failed') failed++;
         else skipped++;
       }
+      // A file that failed to load or whose hooks threw has no failed test to show for it: count it once.
+      if (module.state() === 'failed' && failed === before) failed++;
     }
-    const failedModules = testModules.filter((m) => m.state() === 'failed').length;
-    process.stdout.write(`\n${passed} passed, ${failed + failedModules} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }

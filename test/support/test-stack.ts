@@ -7,6 +7,7 @@ import { ApiModule } from '../../apps/api/src/api.module.js';
 import { configureApiApp } from '../../apps/api/src/configure-api-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { AppConfig, loadConfig } from '@app/config';
+import { ResolutionModule } from '@app/resolution';
 import { startSimulator, type Simulator } from '@app/simulator';
 
 export interface TestStack {
@@ -27,6 +28,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Run the worker's processors in the same process (retries, resolution, sweeper). */
   worker?: boolean;
+  /** Make the resolver and sweeper available to call directly, without running any processor. */
+  resolution?: boolean;
   /** Share a simulator and a queue prefix with another stack (two processes on one system). */
   sim?: Simulator;
   queuePrefix?: string;
@@ -59,7 +62,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     API_TOKENS: Object.entries(tokens).map(([role, token]) => `${role}:${token}`).join(','),
     ...options.env,
   });
-  const moduleRef = await Test.createTestingModule({ imports: options.worker ? [ApiModule, WorkerModule] : [ApiModule] })
+  const imports = [ApiModule, ...(options.worker ? [WorkerModule] : options.resolution ? [ResolutionModule] : [])];
+  const moduleRef = await Test.createTestingModule({ imports })
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();

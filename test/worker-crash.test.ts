@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChargeAttemptEntity } from '@app/database';
+import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
+import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+const WORKER = 'dist/apps/worker/src/main.js';
+
+/**
+ * A real worker process, killed with SIGKILL while its provider call is on the wire. `npm test` builds
+ * first, so the worker here is the same artifact that runs in production.
+ */
+describe('kill -9 of a worker between claim and response', () => {
+  let stack: TestStack;
+  let worker: ChildProcess | null = null;
+  const queuePrefix = `crash-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
+    // This process runs no processors: only the spawned worker consumes the send queue.
+    stack = await startTestStack({ queuePrefix, resolution: true, env: { SUBMIT_LEASE_MS: '1500', PROVIDER_READ_TIMEOUT_MS: '60000' } });
+  });
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await stack.close();
+  });
+
+  it('leaves a lease behind; the sweeper makes the attempt unknown, the resolver finds the one intent, nothing is sent twice', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    // The first send is rate limited, so the retry is the worker's; that retry hangs after creating the intent.
+    stack.sim.setFaults({ rules: [{ fault: '429', match: { customerId } }, { fault: 'hang_after_create', match: { customerId } }] });
+    const charge = await createCharge(stack, { customerId });
+    const { attempts } = await submit(stack, charge.id);
+    const attemptId = attempts[0].id;
+    expect(attempts[0].status).toBe('pending');
+
+    worker = spawn(process.execPath, [WORKER], {
+      env: { ...process.env, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_crash', PROVIDER_READ_TIMEOUT_MS: '60000', SUBMIT_LEASE_MS: '1500', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its provider call');
+    const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    expect(claimed).toMatchObject({ status: 'pending', httpAttempts: 2 });
+    expect(claimed.leaseExpiresAt).not.toBeNull();
+
+    worker.kill('SIGKILL');
+    await new Promise((resolve) => worker!.once('exit', resolve));
+    expect(worker.signalCode).toBe('SIGKILL');
+    await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 0, 5000, 'the dead worker\'s connection to close');
+
+    // Nothing sends the attempt again while its lease stands, and nobody recorded a result.
+    expect((await submit(stack, charge.id)).attempts[0].status).toBe('pending');
+    await waitFor(
+      () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
+      (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
+      5000,
+      'the lease to run out',
+    );
+    const report = await stack.app.get(OpenAttemptSweeper).sweep();
+    expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
+    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toMatchObject({ action: 'apply', status: 'succeeded' });
+
+    const view = await getCharge(stack, charge.id);
+    expect(view.status).toBe('succeeded');
+    expect(view.attempts[0].providerChargeId).toBe(stack.sim.intents({ attemptId })[0].id);
+    expect(stack.sim.stats().createsByIdempotencyKey[attempts[0].idempotencyKey]).toBe(1);
+    expect(stack.sim.requests(attempts[0].idempotencyKey)).toHaveLength(2);
+    expect(await transitionsOf(stack, attemptId)).toEqual(['new→pending:submit', 'pending→unknown:sweeper', 'unknown→succeeded:resolver']);
+  });
+});
