@@ -81,7 +81,4 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(100)
   SWEEPER_INTERVAL_MS = 30_000;
 
-  /** Set to run the simulator when no real gateway key is configured (npm start does). */
-  @IsOptional() @IsString()
-  SIMULATOR_PORT?: string;
 }

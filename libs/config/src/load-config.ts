@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
-const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY', 'SIMULATOR_PORT'];
+const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY'];
 
 export class ConfigError extends Error {
   readonly code = 'invalid_config';
