@@ -59,6 +59,20 @@ describe('POST /charges with an Idempotency-Key', () => {
     expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(0);
   });
 
+  it('lets a retry take over a key whose first request was abandoned in flight by a dead process', async () => {
+    const key = randomUUID();
+    const body = newChargeBody();
+    const [{ name: scope }] = await stack.db.query(`SELECT name FROM api_tokens WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [stack.tokens.merchant]);
+    await stack.db.query(
+      `INSERT INTO idempotency_records (scope, key, request_hash, state, created_at) VALUES ($1, $2, $3, 'in_flight', now() - interval '10 minutes')`,
+      [scope, key, hashRequest(body)],
+    );
+    const res = await post(key, body);
+    expect(res.status).toBe(201);
+    expect((await post(key, body)).body).toEqual(res.body);
+    expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(1);
+  });
+
   it('scopes keys to the calling token', async () => {
     const key = randomUUID();
     expect((await post(key, newChargeBody(), 'merchant')).status).toBe(201);

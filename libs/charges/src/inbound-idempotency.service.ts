@@ -16,18 +16,51 @@ export interface StoredResponse {
  * is recorded as in flight before it runs; a repeat with the same body replays its response, a repeat
  * with another body is refused (422), and a repeat while the first still runs gets 409.
  */
+/** Longer than any request may run (the HTTP server and the provider timeouts end it well before). */
+const ABANDONED_AFTER_S = 120;
+
 @Injectable()
 export class InboundIdempotencyService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async run(scope: string, key: string, body: unknown, handler: () => Promise<{ status: number; body: unknown }>): Promise<StoredResponse> {
     const requestHash = hashRequest(body);
+    // A few rounds only because the first holder may let go of the key between our insert and our read.
+    for (let round = 0; round < 3; round++) {
+      if (await this.acquire(scope, key, requestHash)) return this.execute(scope, key, handler);
+      const record = await this.db.getRepository(IdempotencyRecordEntity).findOneBy({ scope, key });
+      if (!record) continue;
+      if (record.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+      if (record.state === 'completed') return { status: record.responseStatus ?? 200, body: record.responseBody, replayed: true };
+      if (await this.takeOverAbandoned(scope, key)) return this.execute(scope, key, handler);
+      throw new IdempotencyKeyInFlightError();
+    }
+    throw new IdempotencyKeyInFlightError();
+  }
+
+  private async acquire(scope: string, key: string, requestHash: string): Promise<boolean> {
     const inserted = await this.db.query<unknown[]>(
       `INSERT INTO idempotency_records (scope, key, request_hash, state) VALUES ($1, $2, $3, 'in_flight')
        ON CONFLICT DO NOTHING RETURNING key`,
       [scope, key, requestHash],
     );
-    if (inserted.length === 0) return this.replay(scope, key, requestHash);
+    return inserted.length === 1;
+  }
+
+  /**
+   * A request in flight for longer than any request lives belonged to a process that died. One caller may
+   * take it over (conditional update); charge creation is itself guarded by the unique order id.
+   */
+  private async takeOverAbandoned(scope: string, key: string): Promise<boolean> {
+    const [, affected] = await this.db.query<[unknown[], number]>(
+      `UPDATE idempotency_records SET created_at = now()
+        WHERE scope = $1 AND key = $2 AND state = 'in_flight' AND created_at < now() - make_interval(secs => $3)`,
+      [scope, key, ABANDONED_AFTER_S],
+    );
+    return affected === 1;
+  }
+
+  private async execute(scope: string, key: string, handler: () => Promise<{ status: number; body: unknown }>): Promise<StoredResponse> {
     let response: { status: number; body: unknown };
     try {
       response = await handler();
@@ -41,13 +74,6 @@ export class InboundIdempotencyService {
       { state: 'completed', responseStatus: response.status, responseBody: response.body as object },
     );
     return { ...response, replayed: false };
-  }
-
-  private async replay(scope: string, key: string, requestHash: string): Promise<StoredResponse> {
-    const record = await this.db.getRepository(IdempotencyRecordEntity).findOneByOrFail({ scope, key });
-    if (record.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
-    if (record.state === 'in_flight') throw new IdempotencyKeyInFlightError();
-    return { status: record.responseStatus ?? 200, body: record.responseBody, replayed: true };
   }
 }
 
