@@ -27,4 +27,14 @@ describe('migrations', () => {
       await db.destroy();
     }
   });
+
+  it('leave the schema exactly as the entities describe it, so migration:generate proposes nothing', async () => {
+    const db = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
+    try {
+      const drift = await db.driver.createSchemaBuilder().log();
+      expect(drift.upQueries.map((q) => q.query)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 export type ApiRole = 'merchant' | 'reviewer' | 'admin';
 
@@ -6,6 +6,7 @@ export type ApiRole = 'merchant' | 'reviewer' | 'admin';
 @Entity('api_tokens')
 @Unique('UQ_api_tokens_name', ['name'])
 @Unique('UQ_api_tokens_token_hash', ['tokenHash'])
+@Check('api_tokens_role_check', `role IN ('merchant','reviewer','admin')`)
 export class ApiTokenEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('text') name: string;

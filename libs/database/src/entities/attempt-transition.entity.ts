@@ -1,11 +1,16 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 /** Audit trail: every status change of an attempt, who caused it and why. Append-only. */
 @Entity('attempt_transitions')
 @Index('ix_attempt_transitions_attempt', ['attemptId', 'at'])
+@Check('attempt_transitions_cause_check', `cause IN ('submit','resolver','webhook','reviewer','reconciliation','sweeper')`)
 export class AttemptTransitionEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint' }) id: string;
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
+  @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
+  @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'attempt_transitions_attempt_id_fkey' })
+  attempt?: ChargeAttemptEntity;
   @Column('text', { name: 'from_status', nullable: true }) fromStatus: string | null;
   @Column('text', { name: 'to_status' }) toStatus: string;
   @Column('text') cause: string;

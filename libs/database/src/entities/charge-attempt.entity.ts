@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { ChargeEntity } from './charge.entity.js';
 
 export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown';
 
@@ -12,9 +13,14 @@ export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown'
 @Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown')` })
 @Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded'` })
 @Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
+@Index('ix_charge_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
+@Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid', { name: 'charge_id' }) chargeId: string;
+  @ManyToOne(() => ChargeEntity, { nullable: false })
+  @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'charge_attempts_charge_id_fkey' })
+  charge?: ChargeEntity;
   @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
   @Column('text') provider: string;
   @Column('text') status: AttemptStatusColumn;

@@ -1,9 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 
 /** What the business wants: charge this order this amount. Created once; realised by attempts. */
 @Entity('charges')
 @Unique('UQ_charges_order_id', ['orderId'])
+@Check('charges_amount_cents_check', `amount_cents > 0`)
+@Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
 export class ChargeEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('text', { name: 'order_id' }) orderId: string;

@@ -1,7 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /** An inbound `Idempotency-Key` on our own API, scoped to the calling token. */
 @Entity('idempotency_records')
+@Check('idempotency_records_state_check', `state IN ('in_flight','completed')`)
 export class IdempotencyRecordEntity {
   @PrimaryColumn('text') scope: string;
   @PrimaryColumn('text') key: string;

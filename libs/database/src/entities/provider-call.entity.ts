@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 /** Evidence: every call made to a provider for an attempt and what it proved. Shown to reviewers. */
 @Entity('provider_calls')
@@ -6,6 +7,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 export class ProviderCallEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint' }) id: string;
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
+  @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
+  @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'provider_calls_attempt_id_fkey' })
+  attempt?: ChargeAttemptEntity;
   /** `create` or `lookup`. */
   @Column('text') kind: string;
   @Column('text') outcome: string;

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 export type ReviewItemState = 'open' | 'claimed' | 'decided';
 
@@ -6,9 +7,14 @@ export type ReviewItemState = 'open' | 'claimed' | 'decided';
 @Entity('review_items')
 @Index('uq_review_items_open_per_attempt', ['attemptId'], { unique: true, where: `state <> 'decided'` })
 @Index('ix_review_items_state', ['state', 'createdAt'])
+@Check('review_items_state_check', `state IN ('open','claimed','decided')`)
+@Check('review_items_decision_check', `decision IN ('succeeded','failed')`)
 export class ReviewItemEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
+  @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
+  @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'review_items_attempt_id_fkey' })
+  attempt?: ChargeAttemptEntity;
   @Column('text') reason: string;
   @Column('jsonb') evidence: object;
   @Column('text') state: ReviewItemState;
