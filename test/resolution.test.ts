@@ -37,6 +37,9 @@ describe('resolving unknown attempts by asking the provider', () => {
   it('500 before create: not found inside the window (retries observed), failed after it; a new attempt then succeeds once', async () => {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
+    // Search lags a minute behind; the resolver's strongly consistent list does not, so only the short
+    // processing grace (400 ms here) separates "not found yet" from "never created".
+    stack.sim.configure({ searchLagMs: 60_000 });
     const charge = await createCharge(stack, { customerId });
     await submit(stack, charge.id);
     const failed = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'failed', 10_000, 'the unknown attempt to fail');
@@ -45,6 +48,8 @@ describe('resolving unknown attempts by asking the provider', () => {
     expect(lookups.length).toBeGreaterThanOrEqual(2);
     expect(lookups.every((l) => l.outcome === 'not_found')).toBe(true);
     expect(await transitionsOf(stack, attemptId)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→failed:resolver']);
+    expect(stack.sim.stats().faultsInjected['500_before_create']).toBe(1);
+    expect(stack.sim.stats().requests.searches).toBe(0);
 
     const retried = await submit(stack, charge.id);
     expect(retried.status).toBe('succeeded');
