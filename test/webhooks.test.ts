@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WebhookEventEntity } from '@app/database';
+import { ChargeAttemptEntity, ReviewItemEntity, WebhookEventEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { UnknownAttemptResolver } from '@app/resolution';
 import type { ChargeView } from '@app/charges';
@@ -146,6 +146,41 @@ describe('Stripe webhooks', () => {
     expect(await stack.db.getRepository(WebhookEventEntity).countBy({ eventId: event.id })).toBe(1);
     expect((await transitionsOf(stack, attemptId)).filter((t) => t.startsWith('unknown→'))).toHaveLength(1);
     expect((await getCharge(stack, charge.id)).status).toBe('succeeded');
+  });
+
+  it('a provider success for an attempt we settled as failed goes to a person, and blocks a new attempt meanwhile', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
+    const charge = await createCharge(stack, { customerId });
+    const { attempts } = await submit(stack, charge.id);
+    expect(await stack.app.get(UnknownAttemptResolver).resolve(attempts[0].id)).toEqual({ action: 'fail_not_found' });
+    expect((await getCharge(stack, charge.id)).status).toBe('failed');
+
+    // The provider says otherwise: money was taken after all.
+    const late = stripeEvent('payment_intent.succeeded', `pi_${randomUUID().slice(0, 8)}`, attempts[0].id);
+    expect((await deliver(late)).body).toEqual({ duplicate: false, disposition: 'flagged' });
+    const items = await stack.db.getRepository(ReviewItemEntity).findBy({ attemptId: attempts[0].id });
+    expect(items.map((i) => [i.state, i.reason])).toEqual([['open', 'provider_success_after_failure']]);
+
+    const view = await submit(stack, charge.id);
+    expect(view.status).toBe('in_review');
+    expect(view.attempts).toHaveLength(1);
+    expect(stack.sim.stats().requests.creates).toBe(1);
+  });
+
+  it('a success naming another provider charge for an attempt is flagged as a duplicate for review', async () => {
+    const paid = await submit(stack, (await createCharge(stack)).id);
+    const { attemptId } = await unknownAttempt();
+    // A second intent for a settled attempt, and an event that would give an unknown attempt an intent another attempt owns.
+    const second = stripeEvent('payment_intent.succeeded', `pi_${randomUUID().slice(0, 8)}`, paid.attempts[0].id);
+    const stolen = stripeEvent('payment_intent.succeeded', paid.attempts[0].providerChargeId!, attemptId);
+    expect((await deliver(second)).body).toEqual({ duplicate: false, disposition: 'flagged' });
+    expect((await deliver(stolen)).body).toEqual({ duplicate: false, disposition: 'flagged' });
+    const reasons = await stack.db.getRepository(ReviewItemEntity).findBy([{ attemptId: paid.attempts[0].id }, { attemptId }]);
+    expect(reasons.map((r) => r.reason).sort()).toEqual(['duplicate_provider_charges', 'duplicate_provider_charges']);
+    expect((await getCharge(stack, paid.id)).status).toBe('succeeded');
+    const unknown = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    expect(unknown).toMatchObject({ status: 'unknown', providerChargeId: null });
   });
 
   it('keeps an event for a reference we do not know as unmatched, for reconciliation', async () => {

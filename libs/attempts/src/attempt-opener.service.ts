@@ -7,6 +7,7 @@ import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { insertAttempt } from './attempt-insert.js';
+import { chargeHasOpenReviewItem } from './charge-review.query.js';
 import { ChargeNotFoundError, OpenAttemptExistsError } from './attempts.errors.js';
 import { isOpen } from './rules/attempt-status.js';
 import { mayOpenNewAttempt } from './rules/attempt-state-machine.js';
@@ -15,7 +16,9 @@ import { payloadHash } from './rules/canonical-payload.js';
 export type OpenedAttempt =
   | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
   /** The charge already succeeded: nothing to send, ever again. */
-  | { kind: 'settled'; attempt: ChargeAttemptEntity };
+  | { kind: 'settled'; attempt: ChargeAttemptEntity }
+  /** A person is deciding whether money already moved: no new attempt until they have. */
+  | { kind: 'in_review' };
 
 /**
  * Phase 1 of a submit: a short transaction that finds the charge's open attempt or creates one, with its
@@ -50,6 +53,7 @@ export class AttemptOpener {
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
     const open = attempts.find((a) => isOpen(a.status));
     if (open) return { kind: 'open', attempt: open, created: false };
+    if (await chargeHasOpenReviewItem(em, chargeId)) return { kind: 'in_review' };
     const succeeded = attempts.find((a) => a.status === 'succeeded');
     if (succeeded || !mayOpenNewAttempt(attempts.map((a) => a.status))) {
       return { kind: 'settled', attempt: succeeded ?? attempts[attempts.length - 1] };

@@ -11,6 +11,8 @@ const rows: Array<[string, AttemptStatus[], boolean, ChargeStatus]> = [
   ['a failed then a pending attempt', ['failed', 'pending'], false, 'processing'],
   ['a failed then a succeeded attempt', ['failed', 'succeeded'], false, 'succeeded'],
   ['two failed attempts', ['failed', 'failed'], false, 'failed'],
+  ['a failed attempt the provider later reported as paid, under review', ['failed'], true, 'in_review'],
+  ['a succeeded charge with a duplicate under review stays succeeded', ['succeeded'], true, 'succeeded'],
 ];
 
 describe('deriveChargeStatus', () => {

@@ -9,7 +9,8 @@ export type ChargeStatus = 'created' | 'processing' | 'in_review' | 'succeeded' 
 export function deriveChargeStatus(attempts: ReadonlyArray<{ status: AttemptStatus }>, hasOpenReviewItem: boolean): ChargeStatus {
   if (attempts.length === 0) return 'created';
   if (attempts.some((a) => a.status === 'succeeded')) return 'succeeded';
+  // A person is deciding: an unknown attempt, or a provider success reported for an attempt we failed.
+  if (hasOpenReviewItem) return 'in_review';
   const open = attempts.find((a) => a.status === 'pending' || a.status === 'unknown');
-  if (open) return hasOpenReviewItem ? 'in_review' : 'processing';
-  return 'failed';
+  return open ? 'processing' : 'failed';
 }

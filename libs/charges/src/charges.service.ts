@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeNotFoundError } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeExistsError } from './charges.errors.js';
@@ -66,11 +66,6 @@ export class ChargesService {
     const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
-    const [{ open }] = await this.db.query<Array<{ open: boolean }>>(
-      `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
-                       WHERE a.charge_id = $1 AND r.state <> 'decided') AS open`,
-      [chargeId],
-    );
-    return toChargeView(charge, attempts, open);
+    return toChargeView(charge, attempts, await chargeHasOpenReviewItem(this.db.manager, chargeId));
   }
 }

@@ -20,13 +20,27 @@ const rows: Array<[string, Outcome, AttemptStatus, WebhookDisposition]> = [
 
 describe('decideWebhook', () => {
   it.each(rows)('%s', (_name, outcome, status, expected) => {
-    expect(decideWebhook({ outcome, ...money }, { status }, money)).toEqual(expected);
+    expect(decideWebhook({ outcome, providerChargeId: 'pi_1', ...money }, { status, providerChargeId: 'pi_1' }, money)).toEqual(expected);
   });
 
   it('flags an event whose amount differs from the charge', () => {
-    expect(decideWebhook({ outcome: 'succeeded', amountCents: 1, currency: 'usd' }, { status: 'unknown' }, money)).toEqual({
+    expect(decideWebhook({ outcome: 'succeeded', amountCents: 1, currency: 'usd', providerChargeId: 'pi_1' }, { status: 'unknown', providerChargeId: null }, money)).toEqual({
       action: 'flag',
       reason: 'amount_mismatch',
+    });
+  });
+
+  it('flags a success for a second provider charge on one attempt, even when the attempt succeeded', () => {
+    expect(decideWebhook({ outcome: 'succeeded', providerChargeId: 'pi_2', ...money }, { status: 'succeeded', providerChargeId: 'pi_1' }, money)).toEqual({
+      action: 'flag',
+      reason: 'second_provider_charge',
+    });
+  });
+
+  it('applies a success to an attempt that never learnt its provider id', () => {
+    expect(decideWebhook({ outcome: 'succeeded', providerChargeId: 'pi_1', ...money }, { status: 'unknown', providerChargeId: null }, money)).toEqual({
+      action: 'transition',
+      to: 'succeeded',
     });
   });
 });
