@@ -28,7 +28,10 @@ describe('authentication, roles and input validation', () => {
     const health = await stack.http.get('/health');
     expect(health.status).toBe(200);
     expect(health.body.info).toMatchObject({ database: { status: 'up' }, redis: { status: 'up' } });
-    expect((await stack.http.get('/metrics')).text).toContain('charge_once_attempt_transitions_total');
+    const metrics = (await stack.http.get('/metrics')).text;
+    expect(metrics).toContain('charge_once_attempt_transitions_total');
+    expect(metrics).toMatch(/charge_once_open_review_items \d+/);
+    expect(metrics).toMatch(/charge_once_oldest_unknown_attempt_seconds [\d.]+/);
     expect((await stack.http.get('/docs')).status).toBe(200);
   });
 
