@@ -22,7 +22,27 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', 'test/**/*.ts', 'scripts/**'],
+    // Layers, checked rather than hoped for: rules that decide money import no framework, and no library
+    // reaches into an app.
+    files: ['libs/*/src/rules/**/*.ts', 'libs/webhooks/src/webhook-decision.ts', 'libs/charges/src/charge-status.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@nestjs/*', 'typeorm', 'bull', 'ioredis', 'pg', '@app/database', '@app/queues'], message: 'domain rules stay plain TypeScript: no framework, no I/O' },
+      ] }],
+    },
+  },
+  {
+    files: ['libs/**/*.ts'],
+    ignores: ['libs/*/src/rules/**/*.ts', 'libs/webhooks/src/webhook-decision.ts', 'libs/charges/src/charge-status.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['../../../libs/*', '../../libs/*'], message: 'import another library through its @app/<lib> alias' },
+        { group: ['**/apps/*', '@app/simulator'], message: 'libraries never depend on apps' },
+      ] }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', 'test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
