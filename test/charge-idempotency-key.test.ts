@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashRequest } from '@app/charges';
+import { hashRequest, IdempotencyRecordJanitor } from '@app/charges';
 import { ChargeEntity } from '@app/database';
 import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
 
@@ -71,6 +71,20 @@ describe('POST /charges with an Idempotency-Key', () => {
     expect(res.status).toBe(201);
     expect((await post(key, body)).body).toEqual(res.body);
     expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(1);
+  });
+
+  it('forgets completed keys after their lifetime, never a key still in flight', async () => {
+    const [old, fresh, stuck] = [randomUUID(), randomUUID(), randomUUID()];
+    await stack.db.query(
+      `INSERT INTO idempotency_records (scope, key, request_hash, state, created_at) VALUES
+         ('janitor', $1, $4, 'completed', now() - interval '25 hours'),
+         ('janitor', $2, $4, 'completed', now()),
+         ('janitor', $3, $4, 'in_flight', now() - interval '25 hours')`,
+      [old, fresh, stuck, 'x'.repeat(64)],
+    );
+    expect(await stack.app.get(IdempotencyRecordJanitor).purge()).toBeGreaterThanOrEqual(1);
+    const left = await stack.db.query(`SELECT key FROM idempotency_records WHERE scope = 'janitor' ORDER BY key`);
+    expect(left.map((r: { key: string }) => r.key).sort()).toEqual([fresh, stuck].sort());
   });
 
   it('scopes keys to the calling token', async () => {

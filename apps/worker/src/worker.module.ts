@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AttemptsModule } from '@app/attempts';
+import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
@@ -9,11 +10,11 @@ import { QueuesModule } from '@app/queues';
 import { ResolutionModule } from '@app/resolution';
 import { ResolveAttemptProcessor } from './resolve-attempt.processor.js';
 import { SendAttemptProcessor } from './send-attempt.processor.js';
-import { SweeperScheduler } from './sweeper.scheduler.js';
+import { ScheduledWork } from './scheduled-work.js';
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
-  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule],
-  providers: [SendAttemptProcessor, ResolveAttemptProcessor, SweeperScheduler],
+  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule],
+  providers: [SendAttemptProcessor, ResolveAttemptProcessor, ScheduledWork],
 })
 export class WorkerModule {}

@@ -4,3 +4,4 @@ export { InboundIdempotencyService, hashRequest } from './inbound-idempotency.se
 export { type ChargeView, type AttemptView } from './charge-view.js';
 export { type ChargeStatus, deriveChargeStatus } from './charge-status.js';
 export * from './charges.errors.js';
+export { IdempotencyRecordJanitor } from './idempotency-record.janitor.js';

@@ -81,4 +81,8 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(100)
   SWEEPER_INTERVAL_MS = 30_000;
 
+  /** How long a completed inbound Idempotency-Key replays its response before it is forgotten. */
+  @Type(() => Number) @IsInt() @Min(60_000)
+  INBOUND_IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
 }
