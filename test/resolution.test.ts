@@ -28,6 +28,7 @@ describe('resolving unknown attempts by asking the provider', () => {
     const attempt = done.attempts[0];
     const [intent] = stack.sim.intents({ attemptId: attempt.id });
     expect(attempt.providerChargeId).toBe(intent.id);
+    expect(attempt.resolvedBy).toBe('resolver');
     expect(stack.sim.stats().createsByIdempotencyKey[attempt.idempotencyKey]).toBe(1);
     expect(stack.sim.requests(attempt.idempotencyKey)).toHaveLength(1);
     expect(stack.sim.stats().requests.lists).toBeGreaterThanOrEqual(1);

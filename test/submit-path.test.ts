@@ -34,7 +34,7 @@ describe('submitting a charge: one provider call classified by what the response
   it('2xx: the attempt succeeds with the provider id stored', async () => {
     const { view, attempt, stats } = await submitWithFault(null);
     expect(view.status).toBe('succeeded');
-    expect(attempt).toMatchObject({ status: 'succeeded', httpAttempts: 1 });
+    expect(attempt).toMatchObject({ status: 'succeeded', httpAttempts: 1, resolvedBy: 'submit' });
     expect(attempt.providerChargeId).toMatch(/^pi_/);
     expect(stats.createsByIdempotencyKey[attempt.idempotencyKey]).toBe(1);
     expect(await transitionsOf(stack, attempt.id)).toEqual(['new→pending:submit', 'pending→succeeded:submit']);

@@ -11,6 +11,8 @@ export interface AttemptView {
   lastError: object | null;
   createdAt: string;
   resolvedAt: string | null;
+  /** What settled it: submit (the response), resolver (a query), webhook, reviewer, sweeper. */
+  resolvedBy: string | null;
 }
 
 export interface ChargeView {
@@ -43,6 +45,7 @@ export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity
       lastError: a.lastError,
       createdAt: a.createdAt.toISOString(),
       resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
+      resolvedBy: a.resolvedBy,
     })),
   };
 }
