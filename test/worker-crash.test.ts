@@ -9,6 +9,8 @@ import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
 const WORKER = 'dist/apps/worker/src/main.js';
+/** The worker is killed within milliseconds of hanging, well inside its 3 s read timeout; the lease outlives any call. */
+const TIMINGS = { PROVIDER_CONNECT_TIMEOUT_MS: '300', PROVIDER_READ_TIMEOUT_MS: '3000', SUBMIT_LEASE_MS: '3500' };
 
 /**
  * A real worker process, killed with SIGKILL while its provider call is on the wire. `npm test` builds
@@ -22,7 +24,7 @@ describe('kill -9 of a worker between claim and response', () => {
   beforeAll(async () => {
     if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
     // This process runs no processors: only the spawned worker consumes the send queue.
-    stack = await startTestStack({ queuePrefix, resolution: true, env: { SUBMIT_LEASE_MS: '1500', PROVIDER_READ_TIMEOUT_MS: '60000' } });
+    stack = await startTestStack({ queuePrefix, resolution: true, env: TIMINGS });
   });
   afterAll(async () => {
     worker?.kill('SIGKILL');
@@ -39,7 +41,7 @@ describe('kill -9 of a worker between claim and response', () => {
     expect(attempts[0].status).toBe('pending');
 
     worker = spawn(process.execPath, [WORKER], {
-      env: { ...process.env, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_crash', PROVIDER_READ_TIMEOUT_MS: '60000', SUBMIT_LEASE_MS: '1500', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
+      env: { ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_crash', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
       stdio: 'ignore',
     });
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its provider call');
@@ -57,7 +59,7 @@ describe('kill -9 of a worker between claim and response', () => {
     await waitFor(
       () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
       (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
-      5000,
+      8000,
       'the lease to run out',
     );
     const report = await stack.app.get(OpenAttemptSweeper).sweep();

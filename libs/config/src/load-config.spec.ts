@@ -23,4 +23,8 @@ describe('loadConfig', () => {
   it('converts numeric settings from strings', () => {
     expect(loadConfig({ RESOLUTION_MAX_TRIES: '3' }).RESOLUTION_MAX_TRIES).toBe(3);
   });
+
+  it('refuses a send lease shorter than a provider call can take', () => {
+    expect(() => loadConfig({ SUBMIT_LEASE_MS: '10000', PROVIDER_READ_TIMEOUT_MS: '15000' })).toThrow(/SUBMIT_LEASE_MS: must exceed/);
+  });
 });

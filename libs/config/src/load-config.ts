@@ -19,10 +19,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const config = plainToInstance(AppConfig, relevant, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
+  const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+  if (errors.length === 0) lines.push(...crossFieldProblems(config));
+  if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
 }
 
@@ -35,4 +34,12 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfi
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+}
+
+function crossFieldProblems(config: AppConfig): string[] {
+  const callMs = config.PROVIDER_CONNECT_TIMEOUT_MS + config.PROVIDER_READ_TIMEOUT_MS;
+  // A lease shorter than a call lets the sweeper declare a live sender dead (safe, but needless unknowns).
+  return config.SUBMIT_LEASE_MS > callMs
+    ? []
+    : [`  SUBMIT_LEASE_MS: must exceed PROVIDER_CONNECT_TIMEOUT_MS + PROVIDER_READ_TIMEOUT_MS (${callMs} ms)`];
 }
