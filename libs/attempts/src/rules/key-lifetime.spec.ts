@@ -1,6 +1,6 @@
 import type { GatewayCapabilities } from '@app/gateways';
 import { describe, expect, it } from 'vitest';
-import { mayResend, mayResendWithoutNativeKey } from './key-lifetime.js';
+import { mayResend } from './key-lifetime.js';
 
 const HOUR = 3_600_000;
 const createdAt = new Date('2026-03-01T12:00:00Z');
@@ -27,18 +27,5 @@ describe('mayResend', () => {
 
   it('never resends when the margin swallows the whole lifetime', () => {
     expect(mayResend({ attemptCreatedAt: createdAt, now: createdAt, capabilities: withKey, marginMs: 24 * HOUR })).toBe(false);
-  });
-});
-
-describe('mayResendWithoutNativeKey', () => {
-  const table: [boolean, boolean, boolean][] = [
-    [true, true, true],
-    [true, false, false],
-    [false, true, false],
-    [false, false, false],
-  ];
-
-  it.each(table)('lookup says not found=%s, window passed=%s: resend=%s', (lookupSaysNotFound, consistencyWindowPassed, expected) => {
-    expect(mayResendWithoutNativeKey({ lookupSaysNotFound, consistencyWindowPassed })).toBe(expected);
   });
 });

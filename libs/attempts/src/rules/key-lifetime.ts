@@ -15,23 +15,8 @@ export interface ResendCheck {
  * key was minted, which is no later than the first send: the conservative end.
  */
 export function mayResend({ attemptCreatedAt, now, capabilities, marginMs }: ResendCheck): boolean {
-  // Without native idempotency a resend is never a replay: see mayResendWithoutNativeKey.
+  // Without native idempotency a resend is never a replay, only a new charge.
   if (!capabilities.nativeIdempotency) return false;
   const keyAgeMs = now.getTime() - attemptCreatedAt.getTime();
   return keyAgeMs < capabilities.keyLifetimeMs - marginMs;
-}
-
-/**
- * Providers without an idempotency key (Asaas) would create a second charge on every resend, so a
- * resend is allowed only once a lookup by our reference found nothing and the lookup's consistency
- * window has passed (a lagging search may still hide a charge that exists).
- */
-export function mayResendWithoutNativeKey({
-  lookupSaysNotFound,
-  consistencyWindowPassed,
-}: {
-  lookupSaysNotFound: boolean;
-  consistencyWindowPassed: boolean;
-}): boolean {
-  return lookupSaysNotFound && consistencyWindowPassed;
 }
