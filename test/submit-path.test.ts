@@ -49,6 +49,15 @@ describe('submitting a charge: one provider call classified by what the response
     expect(stats.faultsInjected.decline).toBe(1);
   });
 
+  it('400 validation error (amount below the provider\'s minimum): the attempt fails, nothing was created', async () => {
+    const charge = await createCharge(stack, { amountCents: 10 });
+    const view = await submit(stack, charge.id);
+    expect(view.status).toBe('failed');
+    expect(view.attempts[0]).toMatchObject({ status: 'failed', lastError: { httpStatus: 400, reason: 'validation_error', code: 'amount_too_small' } });
+    expect(stack.sim.stats().createsByIdempotencyKey[view.attempts[0].idempotencyKey]).toBeUndefined();
+    expect(stack.sim.stats().intentsCreated).toBe(0);
+  });
+
   it.each<[CreateFault, number]>([
     ['hang_after_create', 1],
     ['500_after_create', 1],

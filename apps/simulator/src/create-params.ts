@@ -4,6 +4,9 @@ import type { CreateIntentParams } from './payment-intent.js';
 import { stripeErrors } from './stripe-errors.js';
 import type { StripeErrorBody } from './stripe-errors.js';
 
+/** Stripe's smallest chargeable amounts in minor units (a few of them; 50 elsewhere). */
+const MINIMUM_CHARGE: Record<string, number> = { usd: 50, eur: 50, brl: 50, gbp: 30, jpy: 50, mxn: 1000 };
+
 /** Validates a create request the way Stripe does before executing it (so a failure stores nothing). */
 export function readCreateParams(form: FormObject): CreateIntentParams | { error: StripeErrorBody } {
   const amount = formString(form, 'amount');
@@ -14,6 +17,8 @@ export function readCreateParams(form: FormObject): CreateIntentParams | { error
   if (!/^[a-zA-Z]{3}$/.test(currency)) {
     return { error: stripeErrors.invalidParam('currency', `Invalid currency: ${currency}`) };
   }
+  const minimum = MINIMUM_CHARGE[currency.toLowerCase()] ?? 50;
+  if (Number(amount) < minimum) return { error: stripeErrors.amountTooSmall(minimum, currency.toLowerCase()) };
   return {
     amount: Number(amount),
     currency: currency.toLowerCase(),

@@ -15,6 +15,8 @@ export const stripeErrors = {
     stripeError('invalid_request_error', `Missing required param: ${param}.`, { code: 'parameter_missing', param }),
   invalidParam: (param: string, message: string) =>
     stripeError('invalid_request_error', message, { code: 'parameter_invalid', param }),
+  amountTooSmall: (minimum: number, currency: string) =>
+    stripeError('invalid_request_error', `Amount must be at least ${minimum} ${currency} minor units`, { code: 'amount_too_small', param: 'amount' }),
   resourceMissing: (id: string) =>
     stripeError('invalid_request_error', `No such payment_intent: '${id}'`, { code: 'resource_missing', param: 'id' }),
   unknownRoute: (method: string, path: string) =>
