@@ -3,10 +3,16 @@ import { defineConfig } from 'vitest/config';
 /** Tests run against the real PostgreSQL and Redis, in a database of their own. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_test';
 
+const FLUSHALL = 'test/redis-flushall.test.ts';
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'],
+    projects: [
+      { extends: true, test: { name: 'suite', include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'], exclude: [FLUSHALL] } },
+      // Wipes all of Redis, so it runs alone once everything else has finished.
+      { extends: true, test: { name: 'flushall', include: [FLUSHALL], sequence: { groupOrder: 1 } } },
+    ],
     environment: 'node',
     pool: 'forks',
     globalSetup: ['test/support/global-setup.ts'],
