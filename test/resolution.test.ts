@@ -29,6 +29,7 @@ describe('resolving unknown attempts by asking the provider', () => {
     expect(stack.sim.stats().createsByIdempotencyKey[attempt.idempotencyKey]).toBe(1);
     expect(stack.sim.requests(attempt.idempotencyKey)).toHaveLength(1);
     expect(stack.sim.stats().requests.lists).toBeGreaterThanOrEqual(1);
+    expect(stack.sim.stats().requests.searches).toBe(0);
     expect(await transitionsOf(stack, attempt.id)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→succeeded:resolver']);
   });
 
