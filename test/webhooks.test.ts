@@ -183,6 +183,13 @@ describe('Stripe webhooks', () => {
     expect(unknown).toMatchObject({ status: 'unknown', providerChargeId: null });
   });
 
+  it('accepts an event larger than the default 100 kB body limit', async () => {
+    const { charge, attemptId, intentId } = await unknownAttempt();
+    const event = stripeEvent('payment_intent.succeeded', intentId, attemptId, { description: 'x'.repeat(300_000) });
+    expect((await deliver(event)).status).toBe(200);
+    expect((await getCharge(stack, charge.id)).status).toBe('succeeded');
+  });
+
   it('keeps an event for a reference we do not know as unmatched, for reconciliation', async () => {
     const event = stripeEvent('payment_intent.succeeded', `pi_${randomUUID().slice(0, 8)}`, randomUUID());
     const res = await deliver(event);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
 import { DataSource } from 'typeorm';
@@ -67,7 +68,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();
-  const app = configureApiApp(moduleRef.createNestApplication({ rawBody: true, bufferLogs: true }));
+  const app = configureApiApp(moduleRef.createNestApplication<NestExpressApplication>({ rawBody: true, bufferLogs: true }));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   return {

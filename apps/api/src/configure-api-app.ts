@@ -1,11 +1,14 @@
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { ValidationPipe } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { DomainErrorFilter } from './domain-error.filter.js';
 
 /** Everything main.ts and the e2e tests must set up identically. */
-export function configureApiApp(app: INestApplication): INestApplication {
+export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
+  // Provider events can outgrow Express's 100 kB default; a 413 would be retried by the provider for days.
+  app.useBodyParser('json', { limit: '1mb' });
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

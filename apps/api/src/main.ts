@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig, loadConfigOrExit } from '@app/config';
 import { ApiModule } from './api.module.js';
 import { configureApiApp } from './configure-api-app.js';
 
 loadConfigOrExit();
 // rawBody: webhook signatures are computed over the exact bytes received.
-const app = configureApiApp(await NestFactory.create(ApiModule, { bufferLogs: true, rawBody: true }));
+const app = configureApiApp(await NestFactory.create<NestExpressApplication>(ApiModule, { bufferLogs: true, rawBody: true }));
 await app.listen(app.get(AppConfig).PORT);
