@@ -1,3 +1,4 @@
+import type { ClientBase } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations/index.js';
 import { ENTITIES } from './entities/index.js';
@@ -14,6 +15,13 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     synchronize: false,
     installExtensions: false,
     logging: false,
-    extra: { max: 20, connectionTimeoutMillis: 5000 },
+    extra: {
+      max: 20,
+      connectionTimeoutMillis: 5000,
+      // When PostgreSQL drops a connection (restart, failover) a pg client can emit 'error' more than once,
+      // and TypeORM stops listening after the first: a second emission would be an unhandled 'error' event
+      // that kills api or worker. The failing queries already report the loss; this keeps it from crashing.
+      onConnect: (client: ClientBase) => client.on('error', () => undefined),
+    },
   };
 }
