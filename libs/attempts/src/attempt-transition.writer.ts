@@ -18,6 +18,8 @@ export interface AttemptTransition {
   set?: Partial<Pick<ChargeAttemptEntity, 'providerChargeId' | 'lastError'>>;
   /** Only the process that holds the send claim numbered this may record its result. */
   expectHttpAttempts?: number;
+  /** Only while the sender's lease has run out: a sender that recorded its result meanwhile wins. */
+  expectLeaseExpired?: boolean;
   detail?: Record<string, unknown>;
 }
 
@@ -57,6 +59,7 @@ export class AttemptTransitionWriter {
       .where('id = :id AND status = :from', { id: t.attemptId, from: t.from })
       .returning(['provider', 'unknown_since']);
     if (t.expectHttpAttempts !== undefined) query.andWhere('http_attempts = :n', { n: t.expectHttpAttempts });
+    if (t.expectLeaseExpired) query.andWhere('lease_expires_at < now()');
     const result = await query.execute();
     if (result.affected !== 1) return false;
     await em.insert(AttemptTransitionEntity, {

@@ -54,6 +54,7 @@ export class OpenAttemptSweeper {
         cause: 'sweeper',
         actor: 'sweeper',
         expectHttpAttempts: row.http_attempts,
+        expectLeaseExpired: true,
         detail: { reason: 'lease_expired' },
       });
       if (ok) moved++;
