@@ -9,10 +9,12 @@ import { MIGRATIONS } from '../migrations/index.js';
 describe('migrations', () => {
   it('revert every migration, then run them all again, cleanly', async () => {
     const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = '/charge_once_migrations_test';
+    // Named after the suite's database, so two checkouts testing side by side never drop each other's.
+    const name = `${url.pathname.slice(1)}_migrations`;
+    url.pathname = `/${name}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL!.replace(/\/[^/]+$/, '/postgres') });
     await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS charge_once_migrations_test WITH (FORCE)');
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
 
     expect(await migrateDatabase(url.toString())).toHaveLength(MIGRATIONS.length);
