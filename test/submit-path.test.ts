@@ -140,16 +140,24 @@ describe('submitting a charge: one provider call classified by what the response
     expect(stack.sim.stats().createsByIdempotencyKey[second.attempts[1].idempotencyKey]).toBe(1);
   });
 
-  it('a stored payload that no longer matches its hash is refused before any I/O', async () => {
+  it('a stored payload that no longer matches its hash is never sent: the attempt goes to a person with the evidence, not back to the queue', async () => {
     const { view, attempt } = await submitWithFault('429');
     await stack.db.query(`UPDATE charge_attempts SET payload = replace(payload, 'amount=4990', 'amount=9990'), next_send_at = now() WHERE id = $1`, [attempt.id]);
     const before = stack.sim.stats().requests.creates;
     const res = await stack.http.post(`/charges/${view.id}/submit`).set(stack.auth('merchant'));
-    expect(res.status).toBe(500);
-    expect(res.body.code).toBe('payload_mismatch');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('in_review');
     expect(stack.sim.stats().requests.creates).toBe(before);
     const row = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attempt.id });
-    expect(row).toMatchObject({ status: 'pending', httpAttempts: 1 });
+    // It was sent once before (the 429), so it is unknown rather than failed: only a person may decide.
+    expect(row).toMatchObject({ status: 'unknown', httpAttempts: 1 });
+    const [item] = await stack.db.query(`SELECT reason, state, evidence FROM review_items WHERE attempt_id = $1`, [attempt.id]);
+    expect(item).toMatchObject({ reason: 'payload_mismatch', state: 'open' });
+    expect(item.evidence.findings).toMatchObject({ reason: 'payload_mismatch' });
+    expect(item.evidence.findings.storedHash).not.toBe(item.evidence.findings.actualHash);
+    // Submitting again changes nothing while a person decides.
+    await stack.http.post(`/charges/${view.id}/submit`).set(stack.auth('merchant')).expect(200);
+    expect(stack.sim.stats().requests.creates).toBe(before);
   });
 
   it('answers 404 for a charge that does not exist and 400 for an id that is not a uuid', async () => {

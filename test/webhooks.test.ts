@@ -87,7 +87,7 @@ describe('Stripe webhooks', () => {
     expect((await transitionsOf(stack, attemptId)).filter((t) => t.includes(':webhook'))).toEqual(['unknown→succeeded:webhook']);
   });
 
-  it('a late payment_failed after succeeded is stored and flagged, never applied', async () => {
+  it('a late payment_failed after succeeded is stored and goes to a person, never applied', async () => {
     const { charge, attemptId, intentId } = await unknownAttempt();
     await deliver(stripeEvent('payment_intent.succeeded', intentId, attemptId));
     const late = stripeEvent('payment_intent.payment_failed', intentId, attemptId);
@@ -95,7 +95,10 @@ describe('Stripe webhooks', () => {
     expect((await getCharge(stack, charge.id)).status).toBe('succeeded');
     const [row] = await stack.db.getRepository(WebhookEventEntity).findBy({ eventId: late.id });
     expect(row.disposition).toBe('flagged');
-    expect(row.detail).toMatchObject({ reason: 'contradicts_terminal_status' });
+    expect(row.detail).toMatchObject({ action: 'review', reason: 'provider_failure_after_success' });
+    const [item] = await stack.db.query(`SELECT reason, evidence FROM review_items WHERE attempt_id = $1`, [attemptId]);
+    expect(item.reason).toBe('provider_failure_after_success');
+    expect(item.evidence.findings).toMatchObject({ webhookEventId: late.id, recordedStatus: 'succeeded' });
   });
 
   it('the simulator\'s own duplicated, reordered deliveries are each stored once and settle nothing twice', async () => {

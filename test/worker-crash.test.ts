@@ -41,7 +41,7 @@ describe('kill -9 of a worker between claim and response', () => {
     expect(attempts[0].status).toBe('pending');
 
     worker = spawn(process.execPath, [WORKER], {
-      env: { ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_crash', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
+      env: { ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
       stdio: 'ignore',
     });
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its provider call');

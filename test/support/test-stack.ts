@@ -58,7 +58,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...process.env,
     ...FAST_TIMINGS,
     STRIPE_API_BASE: sim.apiUrl,
-    STRIPE_SECRET_KEY: 'sk_test_charge_once',
+    STRIPE_SECRET_KEY: 'sk_test_simulator',
     QUEUE_PREFIX: options.queuePrefix ?? `test-${randomUUID().slice(0, 8)}`,
     API_TOKENS: Object.entries(tokens).map(([role, token]) => `${role}:${token}`).join(','),
     ...options.env,

@@ -7,6 +7,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   charge_not_found: HttpStatus.NOT_FOUND,
   attempt_not_found: HttpStatus.NOT_FOUND,
   open_attempt_exists: HttpStatus.CONFLICT,
+  previous_attempt_unverified: HttpStatus.SERVICE_UNAVAILABLE,
   illegal_transition: HttpStatus.CONFLICT,
   payout_not_found: HttpStatus.NOT_FOUND,
   review_item_not_found: HttpStatus.NOT_FOUND,

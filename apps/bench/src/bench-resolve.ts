@@ -41,7 +41,7 @@ const procs = Array.from({ length: workers }, () =>
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     STRIPE_API_BASE: sim.apiUrl,
-    STRIPE_SECRET_KEY: 'sk_test_bench',
+    STRIPE_SECRET_KEY: 'sk_test_simulator',
     STRIPE_QUERY_RATE_PER_S: String(limit),
     CONSISTENT_LOOKUP_GRACE_MS: '0',
   }),

@@ -21,7 +21,7 @@ const api = startService('api', {
   PORT: String(port),
   DATABASE_URL: databaseUrl,
   STRIPE_API_BASE: sim.apiUrl,
-  STRIPE_SECRET_KEY: 'sk_test_bench',
+  STRIPE_SECRET_KEY: 'sk_test_simulator',
   QUEUE_PREFIX: `bench-${randomUUID().slice(0, 8)}`,
   API_TOKENS: `merchant:${token}`,
 });

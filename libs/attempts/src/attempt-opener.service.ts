@@ -8,10 +8,12 @@ import { GatewayRegistry } from '@app/gateways';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { insertAttempt } from './attempt-insert.js';
 import { chargeHasOpenReviewItem } from './charge-review.query.js';
-import { ChargeNotFoundError, OpenAttemptExistsError } from './attempts.errors.js';
+import { ChargeNotFoundError, OpenAttemptExistsError, PreviousAttemptUnverifiedError } from './attempts.errors.js';
+import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 import { isOpen } from './rules/attempt-status.js';
 import { mayOpenNewAttempt } from './rules/attempt-state-machine.js';
 import { payloadHash } from './rules/canonical-payload.js';
+import { failedByAbsence } from './rules/provider-fact.js';
 
 export type OpenedAttempt =
   | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
@@ -19,6 +21,9 @@ export type OpenedAttempt =
   | { kind: 'settled'; attempt: ChargeAttemptEntity }
   /** A person is deciding whether money already moved: no new attempt until they have. */
   | { kind: 'in_review' };
+
+/** The last attempt was failed as not found and must be queried once more before a new one may open. */
+type NeedsRecheck = { kind: 'recheck'; attempt: ChargeAttemptEntity };
 
 /**
  * Phase 1 of a submit: a short transaction that finds the charge's open attempt or creates one, with its
@@ -32,10 +37,28 @@ export class AttemptOpener {
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
     private readonly transitions: AttemptTransitionWriter,
+    private readonly recheck: PreviousAttemptRecheck,
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * A provider can create later than any grace and lose its webhook, so before a new attempt (a new charge at
+   * the provider) follows one we failed as not found, that attempt's reference is queried once more, outside
+   * any transaction. A charge found there goes to a person and no new attempt opens; a provider that cannot
+   * answer leaves the charge as it is, to be submitted again later.
+   */
   async openOrReuse(chargeId: string, actor: string): Promise<OpenedAttempt> {
+    const opened = await this.openOnce(chargeId, actor);
+    if (opened.kind !== 'recheck') return opened;
+    const outcome = await this.recheck.run(opened.attempt);
+    if (outcome === 'unverified') throw new PreviousAttemptUnverifiedError(chargeId, opened.attempt.id);
+    const reopened = await this.openOnce(chargeId, actor);
+    // Only a concurrent opener could have failed yet another attempt in between; the caller may submit again.
+    if (reopened.kind === 'recheck') throw new PreviousAttemptUnverifiedError(chargeId, reopened.attempt.id);
+    return reopened;
+  }
+
+  private async openOnce(chargeId: string, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
     try {
       return await this.db.transaction((em) => this.openIn(em, chargeId, actor));
     } catch (error) {
@@ -47,7 +70,7 @@ export class AttemptOpener {
     }
   }
 
-  private async openIn(em: EntityManager, chargeId: string, actor: string): Promise<OpenedAttempt> {
+  private async openIn(em: EntityManager, chargeId: string, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
     const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
@@ -58,6 +81,8 @@ export class AttemptOpener {
     if (succeeded || !mayOpenNewAttempt(attempts.map((a) => a.status))) {
       return { kind: 'settled', attempt: succeeded ?? attempts[attempts.length - 1] };
     }
+    const last = attempts.at(-1);
+    if (last && failedByAbsence(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
     const attempt = this.newAttempt(charge);
     await insertAttempt(em, attempt);
     // Created already claimed for its first send: the claim commits with the key, saving a round trip.

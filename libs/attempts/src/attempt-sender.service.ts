@@ -7,6 +7,9 @@ import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@a
 import { AttemptJobs } from '@app/queues';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
+import { ProviderFactApplier } from './provider-fact.applier.js';
+import { openReviewItem } from './review-item.opener.js';
+import { PayloadMismatchError } from './rules/attempt-rules.errors.js';
 import { delayForTry, parseBackoffList } from './rules/backoff-schedule.js';
 import { assertSamePayload } from './rules/canonical-payload.js';
 import { classifyGatewayResponse, type AttemptOutcome } from './rules/classify-gateway-response.js';
@@ -28,6 +31,7 @@ export class AttemptSender {
     private readonly gateways: GatewayRegistry,
     private readonly transitions: AttemptTransitionWriter,
     private readonly calls: ProviderCallRecorder,
+    private readonly facts: ProviderFactApplier,
     private readonly jobs: AttemptJobs,
     private readonly config: AppConfig,
   ) {
@@ -45,7 +49,14 @@ export class AttemptSender {
       return;
     }
     // A payload that no longer matches its key's hash would burn the key or charge a different amount.
-    assertSamePayload(attempt.payloadHash, attempt.payload);
+    // Requeueing cannot fix a bug or a bad deploy: a person decides, with the evidence.
+    try {
+      assertSamePayload(attempt.payloadHash, attempt.payload);
+    } catch (error) {
+      if (!(error instanceof PayloadMismatchError)) throw error;
+      await this.sendToReviewForPayload(attempt, actor, error);
+      return;
+    }
     const claimed = await this.claim(attemptId);
     if (claimed !== null) await this.dispatch(gateway, attempt, claimed, actor);
   }
@@ -114,7 +125,7 @@ export class AttemptSender {
     const next = await this.db.transaction(async (em) => {
       await this.calls.record(evidence, em);
       if (outcome.status === 'pending') return this.releaseForRetry(em, attempt.id, claimed, lastError);
-      return this.settle(em, attempt, claimed, outcome, lastError, actor);
+      return this.settle(em, attempt, claimed, outcome, lastError, actor, evidence);
     });
     if (next === 'retry') await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
     if (next === 'resolve') await this.jobs.scheduleResolution(attempt.id, 0, this.firstResolutionDelayMs);
@@ -127,21 +138,35 @@ export class AttemptSender {
     outcome: AttemptOutcome,
     lastError: Record<string, unknown> | null,
     actor: string,
+    evidence: ProviderCallRecord,
   ): Promise<'resolve' | null> {
-    const transition = {
-      attemptId: attempt.id,
-      to: outcome.status,
-      cause: 'submit',
-      actor,
-      set: { providerChargeId: outcome.providerChargeId, lastError },
-      detail: { reason: outcome.reason, httpAttempt: claimed },
-    } as const;
-    if (await this.transitions.apply({ ...transition, from: 'pending', expectHttpAttempts: claimed }, em)) {
-      return outcome.status === 'unknown' ? 'resolve' : null;
-    }
-    // Someone moved the attempt while we were on the wire (the sweeper thought we died). A definitive
-    // response still settles it if it is merely unknown; a terminal status is never rewritten.
-    if (outcome.status !== 'unknown') await this.transitions.apply({ ...transition, from: 'unknown' }, em);
+    const settled = await this.transitions.apply(
+      {
+        attemptId: attempt.id,
+        from: 'pending',
+        to: outcome.status,
+        cause: 'submit',
+        actor,
+        set: { providerChargeId: outcome.providerChargeId, lastError },
+        sendEnded: true,
+        expectHttpAttempts: claimed,
+        detail: { reason: outcome.reason, httpAttempt: claimed },
+      },
+      em,
+    );
+    if (settled) return outcome.status === 'unknown' ? 'resolve' : null;
+    // Someone moved the attempt while we were on the wire (the sweeper thought we died, then a resolver may
+    // have failed it as not found). The send only ended now, so any grace counts from here.
+    await em.query(`UPDATE charge_attempts SET last_send_ended_at = GREATEST(last_send_ended_at, clock_timestamp()) WHERE id = $1`, [attempt.id]);
+    if (outcome.status === 'unknown') return null;
+    // A definitive answer is never dropped: it settles an open attempt, agrees with a terminal one, or
+    // contradicts it and goes to a person in this same transaction.
+    await this.facts.apply(
+      em,
+      attempt.id,
+      { outcome: outcome.status, providerChargeId: outcome.providerChargeId, amountCents: null, currency: null },
+      { cause: 'submit', actor, evidence: { reason: outcome.reason, httpAttempt: claimed, httpStatus: evidence.httpStatus, lateResponse: true } },
+    );
     return null;
   }
 
@@ -149,12 +174,22 @@ export class AttemptSender {
   private async releaseForRetry(em: EntityManager, attemptId: string, claimed: number, lastError: Record<string, unknown> | null): Promise<'retry' | null> {
     const [, affected] = await em.query<[unknown, number]>(
       `UPDATE charge_attempts
-          SET lease_expires_at = NULL, last_error = $3,
+          SET lease_expires_at = NULL, last_error = $3, last_send_ended_at = clock_timestamp(),
               next_send_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = now()
         WHERE id = $1 AND status = 'pending' AND http_attempts = $2`,
       [attemptId, claimed, lastError, delayForTry(this.retrySchedule, claimed - 1)],
     );
     return affected === 1 ? 'retry' : null;
+  }
+
+  /** Never sent with a body its key was not first sent with: unknown (it may have gone out before), and a person decides. */
+  private async sendToReviewForPayload(attempt: ChargeAttemptEntity, actor: string, error: PayloadMismatchError): Promise<void> {
+    this.logger.error({ attemptId: attempt.id, chargeId: attempt.chargeId, provider: attempt.provider }, 'stored payload no longer matches its hash');
+    await this.db.transaction(async (em) => {
+      const detail = { reason: 'payload_mismatch', storedHash: error.storedHash, actualHash: error.actualHash };
+      const moved = await this.transitions.apply({ attemptId: attempt.id, from: 'pending', to: 'unknown', cause: 'submit', actor, detail }, em);
+      if (moved) await openReviewItem(em, attempt.id, 'payload_mismatch', detail);
+    });
   }
 
   private async markUnknown(attempt: ChargeAttemptEntity, actor: string, detail: Record<string, unknown>): Promise<void> {

@@ -18,6 +18,8 @@ export interface AttemptTransition {
   set?: Partial<Pick<ChargeAttemptEntity, 'providerChargeId' | 'lastError'>>;
   /** Only the process that holds the send claim numbered this may record its result. */
   expectHttpAttempts?: number;
+  /** The sender recording its own response: the send ended now (the resolver's grace counts from here). */
+  sendEnded?: boolean;
   /** Only while the sender's lease has run out: a sender that recorded its result meanwhile wins. */
   expectLeaseExpired?: boolean;
   detail?: Record<string, unknown>;
@@ -45,19 +47,27 @@ export class AttemptTransitionWriter {
 
   private async applyIn(em: EntityManager, t: AttemptTransition): Promise<boolean> {
     const terminal = isTerminal(t.to);
+    const { providerChargeId, ...otherColumns } = t.set ?? {};
     const query = em
       .createQueryBuilder()
       .update(ChargeAttemptEntity)
       .set({
-        ...t.set,
+        ...otherColumns,
+        // Evidence is never erased: a result that names no provider charge keeps the one a webhook stored.
+        ...(providerChargeId ? { providerChargeId } : {}),
         status: t.to,
         leaseExpiresAt: null,
         nextSendAt: null,
+        // A sender whose lease ran out may have been on the wire until the lease's end, not longer.
+        ...(t.sendEnded ? { lastSendEndedAt: () => 'clock_timestamp()' } : {}),
+        ...(t.expectLeaseExpired ? { lastSendEndedAt: () => 'GREATEST(last_send_ended_at, lease_expires_at)' } : {}),
         ...(t.to === 'unknown' ? { unknownSince: () => 'now()' } : {}),
         ...(terminal ? { resolvedAt: () => 'now()', resolvedBy: t.cause } : {}),
       })
       .where('id = :id AND status = :from', { id: t.attemptId, from: t.from })
       .returning(['provider', 'unknown_since']);
+    // Never swap one provider charge for another: that is a second charge for a person, not an update.
+    if (providerChargeId) query.andWhere('(provider_charge_id IS NULL OR provider_charge_id = :pcid)', { pcid: providerChargeId });
     if (t.expectHttpAttempts !== undefined) query.andWhere('http_attempts = :n', { n: t.expectHttpAttempts });
     if (t.expectLeaseExpired) query.andWhere('lease_expires_at < now()');
     const result = await query.execute();

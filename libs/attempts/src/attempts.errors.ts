@@ -29,3 +29,14 @@ export class OpenAttemptExistsError extends DomainError {
     super(`charge ${chargeId} already has an open attempt`, { chargeId });
   }
 }
+
+/**
+ * The charge's last attempt was failed as not found, and the query that must confirm it before a new
+ * attempt opens could not be answered: sending now could charge twice, so nothing was sent.
+ */
+export class PreviousAttemptUnverifiedError extends DomainError {
+  readonly code = 'previous_attempt_unverified';
+  constructor(chargeId: string, attemptId: string) {
+    super(`charge ${chargeId}: the provider could not confirm that attempt ${attemptId} created nothing; nothing was sent, submit again later`, { chargeId, attemptId });
+  }
+}

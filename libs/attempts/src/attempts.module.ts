@@ -3,10 +3,12 @@ import { AttemptOpener } from './attempt-opener.service.js';
 import { AttemptSender } from './attempt-sender.service.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
+import { ProviderFactApplier } from './provider-fact.applier.js';
+import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 
 /** Attempts: opening, sending, and the one guarded way to change an attempt's status. */
 @Module({
-  providers: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder],
-  exports: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder],
+  providers: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
+  exports: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier],
 })
 export class AttemptsModule {}

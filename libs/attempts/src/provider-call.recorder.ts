@@ -7,7 +7,8 @@ import { providerCallSeconds, providerCallsTotal } from '@app/observability';
 export interface ProviderCallRecord {
   attemptId: string;
   provider: string;
-  kind: 'create' | 'lookup';
+  /** `recheck`: the query of a failed-as-not-found attempt before a new attempt of its charge opens. */
+  kind: 'create' | 'lookup' | 'recheck';
   outcome: string;
   httpStatus: number | null;
   durationMs: number;

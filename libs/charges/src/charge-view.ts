@@ -23,6 +23,11 @@ export interface ChargeView {
   customerId: string;
   provider: string;
   status: ChargeStatus;
+  /** Refunded at the provider, as its events reported it. */
+  refundedCents: number;
+  /** True once the provider reported a dispute; `disputeStatus` says where it stands. */
+  disputed: boolean;
+  disputeStatus: string | null;
   attempts: AttemptView[];
 }
 
@@ -35,6 +40,9 @@ export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity
     customerId: charge.customerId,
     provider: charge.provider,
     status: deriveChargeStatus(attempts, hasOpenReviewItem),
+    refundedCents: charge.refundedCents ?? 0,
+    disputed: charge.disputeStatus !== null && charge.disputeStatus !== undefined,
+    disputeStatus: charge.disputeStatus ?? null,
     attempts: attempts.map((a) => ({
       id: a.id,
       idempotencyKey: a.idempotencyKey,

@@ -4,6 +4,11 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Min } from 'class-validator
 
 const MS_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
 
+/** The key the local simulator accepts; any other key is taken for a real provider account. */
+export const SIMULATOR_STRIPE_SECRET_KEY = 'sk_test_simulator';
+/** The webhook secret the local simulator signs with: public, so never acceptable with a real key. */
+export const SIMULATOR_STRIPE_WEBHOOK_SECRET = 'whsec_dev_simulator';
+
 /**
  * Every setting the service reads, validated once at boot. Defaults work on a developer machine;
  * timings are configurable so tests and demos can compress hours into seconds.
@@ -38,7 +43,7 @@ export class AppConfig {
   STRIPE_SECRET_KEY?: string;
 
   @IsString()
-  STRIPE_WEBHOOK_SECRET = 'whsec_dev_simulator';
+  STRIPE_WEBHOOK_SECRET = SIMULATOR_STRIPE_WEBHOOK_SECRET;
 
   @Type(() => Number) @IsInt() @Min(1)
   STRIPE_WEBHOOK_TOLERANCE_S = 300;
@@ -68,15 +73,23 @@ export class AppConfig {
   @Matches(MS_LIST, { message: 'SUBMIT_RETRY_BACKOFF_MS must be a comma-separated list of milliseconds' })
   SUBMIT_RETRY_BACKOFF_MS = '1000,5000,30000,120000';
 
+  /**
+   * Waits before each resolution query. The first is short: a found charge needs no grace, so a lost response
+   * to a created charge is resolved in seconds. Together the waits must outlast CONSISTENT_LOOKUP_GRACE_MS.
+   */
   @Matches(MS_LIST, { message: 'RESOLUTION_BACKOFF_MS must be a comma-separated list of milliseconds' })
-  RESOLUTION_BACKOFF_MS = '30000,60000,120000,300000,600000,1800000';
+  RESOLUTION_BACKOFF_MS = '2000,30000,60000,120000,300000,600000,1800000';
 
   @Type(() => Number) @IsInt() @Min(1)
   RESOLUTION_MAX_TRIES = 10;
 
-  /** Grace after creation during which even a strongly consistent "not found" is not trusted. */
+  /**
+   * How long after a send ended even a strongly consistent "not found" is not trusted: the provider may still
+   * be executing a request we stopped waiting for (Stripe can hold one longer than our read timeout). Counted
+   * with the database's clock from the end of the last send.
+   */
   @Type(() => Number) @IsInt() @Min(0)
-  CONSISTENT_LOOKUP_GRACE_MS = 30_000;
+  CONSISTENT_LOOKUP_GRACE_MS = 300_000;
 
   @Type(() => Number) @IsInt() @Min(100)
   SWEEPER_INTERVAL_MS = 30_000;

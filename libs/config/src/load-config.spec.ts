@@ -21,10 +21,36 @@ describe('loadConfig', () => {
   });
 
   it('converts numeric settings from strings', () => {
-    expect(loadConfig({ RESOLUTION_MAX_TRIES: '3' }).RESOLUTION_MAX_TRIES).toBe(3);
+    expect(loadConfig({ RESOLUTION_MAX_TRIES: '12' }).RESOLUTION_MAX_TRIES).toBe(12);
   });
 
   it('refuses a send lease shorter than a provider call can take', () => {
     expect(() => loadConfig({ SUBMIT_LEASE_MS: '10000', PROVIDER_READ_TIMEOUT_MS: '15000' })).toThrow(/SUBMIT_LEASE_MS: must exceed/);
+  });
+
+  it('trusts "not found" only after 5 minutes, and asks again 2 s after a lost response', () => {
+    const config = loadConfig({});
+    expect(config.CONSISTENT_LOOKUP_GRACE_MS).toBe(300_000);
+    expect(config.RESOLUTION_BACKOFF_MS.split(',')[0]).toBe('2000');
+  });
+
+  it('refuses a resolution schedule that gives up before "not found" can be trusted', () => {
+    expect(() => loadConfig({ RESOLUTION_MAX_TRIES: '3' })).toThrow(/RESOLUTION_BACKOFF_MS: .*must outlast CONSISTENT_LOOKUP_GRACE_MS/);
+  });
+
+  it.each([
+    ['unset', {}],
+    ['the simulator default', { STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator' }],
+  ])('refuses a real Stripe key with the webhook secret %s, naming the variable', (_name, env) => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_51Habc', ...env })).toThrow(/STRIPE_WEBHOOK_SECRET: must be set/);
+  });
+
+  it('accepts a real Stripe key with its own webhook secret, and the simulator key with the public one', () => {
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_51Habc', STRIPE_WEBHOOK_SECRET: 'whsec_real_secret' }).STRIPE_WEBHOOK_SECRET).toBe('whsec_real_secret');
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_simulator' }).STRIPE_SECRET_KEY).toBe('sk_test_simulator');
+  });
+
+  it('never puts the secret key in its message', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_51Hsupersecret' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('supersecret') }));
   });
 });

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { AppConfig } from './app-config.js';
+import { AppConfig, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
 const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY'];
@@ -37,9 +37,21 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfi
 }
 
 function crossFieldProblems(config: AppConfig): string[] {
+  const problems: string[] = [];
   const callMs = config.PROVIDER_CONNECT_TIMEOUT_MS + config.PROVIDER_READ_TIMEOUT_MS;
   // A lease shorter than a call lets the sweeper declare a live sender dead (safe, but needless unknowns).
-  return config.SUBMIT_LEASE_MS > callMs
-    ? []
-    : [`  SUBMIT_LEASE_MS: must exceed PROVIDER_CONNECT_TIMEOUT_MS + PROVIDER_READ_TIMEOUT_MS (${callMs} ms)`];
+  if (config.SUBMIT_LEASE_MS <= callMs) problems.push(`  SUBMIT_LEASE_MS: must exceed PROVIDER_CONNECT_TIMEOUT_MS + PROVIDER_READ_TIMEOUT_MS (${callMs} ms)`);
+  // A public secret with a real key would let anyone forge "succeeded" for any attempt.
+  const realStripeKey = config.STRIPE_SECRET_KEY !== undefined && config.STRIPE_SECRET_KEY !== SIMULATOR_STRIPE_SECRET_KEY;
+  if (realStripeKey && config.STRIPE_WEBHOOK_SECRET === SIMULATOR_STRIPE_WEBHOOK_SECRET) {
+    problems.push('  STRIPE_WEBHOOK_SECRET: must be set to the endpoint secret (whsec_...) of your Stripe account when STRIPE_SECRET_KEY is a real key');
+  }
+  // Resolution must still be asking when a strongly consistent "not found" becomes trustworthy.
+  const waits = config.RESOLUTION_BACKOFF_MS.split(',').map((v) => Number(v.trim()));
+  let total = 0;
+  for (let i = 0; i < config.RESOLUTION_MAX_TRIES; i++) total += waits[Math.min(i, waits.length - 1)];
+  if (total <= config.CONSISTENT_LOOKUP_GRACE_MS) {
+    problems.push(`  RESOLUTION_BACKOFF_MS: its first RESOLUTION_MAX_TRIES waits (${total} ms) must outlast CONSISTENT_LOOKUP_GRACE_MS (${config.CONSISTENT_LOOKUP_GRACE_MS} ms)`);
+  }
+  return problems;
 }

@@ -3,6 +3,7 @@ export { dataSourceOptions } from './data-source-options.js';
 export { ensureDatabase } from './ensure-database.js';
 export { migrateDatabase, revertLastMigration } from './migrate.js';
 export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.js';
+export { uniqueOrNull } from './savepoint.js';
 export { ChargeEntity } from './entities/charge.entity.js';
 export { ChargeAttemptEntity, type AttemptStatusColumn } from './entities/charge-attempt.entity.js';
 export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js';

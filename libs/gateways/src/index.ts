@@ -9,3 +9,4 @@ export * from './stripe/stripe-status.js';
 export * from './stripe/stripe-webhook-signature.js';
 export * from './gateway-registry.js';
 export { GatewaysModule } from './gateways.module.js';
+export { summariseLookup } from './lookup-summary.js';

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptTransitionWriter, ProviderCallRecorder, parseBackoffList } from '@app/attempts';
+import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, parseBackoffList } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
-import { GatewayRegistry, type LookupResult, type PaymentGateway } from '@app/gateways';
+import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import { GatewayRegistry, summariseLookup, type LookupResult, type PaymentGateway } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
 import { decideResolution, type ResolutionDecision } from './rules/resolution-decision.js';
@@ -24,6 +24,7 @@ export class UnknownAttemptResolver {
     private readonly gateways: GatewayRegistry,
     private readonly transitions: AttemptTransitionWriter,
     private readonly calls: ProviderCallRecorder,
+    private readonly facts: ProviderFactApplier,
     private readonly jobs: AttemptJobs,
     private readonly review: ReviewItemsService,
     private readonly config: AppConfig,
@@ -39,13 +40,12 @@ export class UnknownAttemptResolver {
     const gateway = this.gateways.get(attempt.provider);
 
     const lookup = await this.lookup(gateway, attempt, charge);
-    const tryNumber = await this.countTry(attemptId);
-    if (tryNumber === null) return null;
+    const counted = await this.countTry(attemptId);
+    if (counted === null) return null;
+    const { tryNumber, msSinceSendEnded } = counted;
     const decision = decideResolution({
       lookup,
-      attemptCreatedAt: attempt.createdAt,
-      lastSentAt: attempt.lastSentAt,
-      now: new Date(),
+      msSinceSendEnded,
       capabilities: gateway.capabilities,
       consistentGraceMs: this.config.CONSISTENT_LOOKUP_GRACE_MS,
       tryNumber,
@@ -72,19 +72,26 @@ export class UnknownAttemptResolver {
       outcome: lookup.kind,
       httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200,
       durationMs: lookup.durationMs,
-      detail: summarise(lookup),
+      detail: summariseLookup(lookup),
     });
     return lookup;
   }
 
-  /** Counts this try only while the attempt is still unknown; null means someone resolved it meanwhile. */
-  private async countTry(attemptId: string): Promise<number | null> {
-    const [rows] = await this.db.query<[Array<{ resolution_tries: number }>, number]>(
+  /**
+   * Counts this try only while the attempt is still unknown (null means someone resolved it meanwhile), and
+   * reads how long ago its last send ended by the database's clock, after the lookup came back.
+   */
+  private async countTry(attemptId: string): Promise<{ tryNumber: number; msSinceSendEnded: number } | null> {
+    const [rows] = await this.db.query<[Array<{ resolution_tries: number; ms_since_send_ended: number }>, number]>(
       `UPDATE charge_attempts SET resolution_tries = resolution_tries + 1, updated_at = now()
-        WHERE id = $1 AND status = 'unknown' RETURNING resolution_tries`,
+        WHERE id = $1 AND status = 'unknown'
+        RETURNING resolution_tries,
+                  (EXTRACT(EPOCH FROM clock_timestamp() - COALESCE(last_send_ended_at, last_sent_at, created_at)) * 1000)::float8
+                    AS ms_since_send_ended`,
       [attemptId],
     );
-    return rows[0]?.resolution_tries ?? null;
+    const row = rows[0];
+    return row ? { tryNumber: row.resolution_tries, msSinceSendEnded: row.ms_since_send_ended } : null;
   }
 
   private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult): Promise<void> {
@@ -99,38 +106,21 @@ export class UnknownAttemptResolver {
         await this.jobs.scheduleResolution(attempt.id, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
         return;
       case 'review':
-        await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summarise(lookup) });
+        await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
         return;
     }
   }
 
+  /** One charge with a final status: through the one place where a provider fact meets our record. */
   private async apply(attempt: ChargeAttemptEntity, to: 'succeeded' | 'failed', providerChargeId: string, lookup: LookupResult): Promise<void> {
-    try {
-      await this.transitions.apply({
-        attemptId: attempt.id,
-        from: 'unknown',
-        to,
-        cause: 'resolver',
-        actor: 'resolver',
-        set: { providerChargeId },
-        detail: { providerChargeId },
-      });
-    } catch (error) {
-      // A second success for one charge, or a provider charge already owned by another attempt: the
-      // provider took money twice. That is for a person (and a refund), never for an automatic guess.
-      if (!isUniqueViolation(error)) throw error;
-      await this.review.open(attempt.id, 'duplicate_provider_charges', { providerChargeId, lastLookup: summarise(lookup) });
-    }
+    const charge = lookup.kind === 'found' ? lookup.charges.find((c) => c.providerChargeId === providerChargeId) : undefined;
+    await this.db.transaction((em) =>
+      this.facts.apply(
+        em,
+        attempt.id,
+        { outcome: to, providerChargeId, amountCents: charge?.amountCents ?? null, currency: charge?.currency ?? null },
+        { cause: 'resolver', actor: 'resolver', evidence: { providerChargeId, lookup: summariseLookup(lookup) } },
+      ),
+    );
   }
-}
-
-/** What a lookup proved, small enough to keep as evidence. */
-function summarise(lookup: LookupResult): Record<string, unknown> {
-  if (lookup.kind === 'error') return { kind: 'error', message: lookup.message, httpStatus: lookup.httpStatus };
-  if (lookup.kind === 'not_found') return { kind: 'not_found', consistent: lookup.consistent };
-  return {
-    kind: 'found',
-    consistent: lookup.consistent,
-    charges: lookup.charges.map((c) => ({ providerChargeId: c.providerChargeId, outcome: c.outcome, amountCents: c.amountCents, currency: c.currency })),
-  };
 }

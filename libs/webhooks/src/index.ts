@@ -1,6 +1,5 @@
 export { WebhooksModule } from './webhooks.module.js';
 export { WebhookIngestService, type IngestResult } from './webhook-ingest.service.js';
 export { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
-export { decideWebhook, type WebhookDisposition } from './webhook-decision.js';
 export type { ProviderWebhookEvent, WebhookDecoder, DecodedWebhook } from './provider-webhook-event.js';
 export * from './webhooks.errors.js';

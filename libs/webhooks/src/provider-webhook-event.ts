@@ -9,7 +9,14 @@ export interface ProviderWebhookEvent {
   outcome: 'succeeded' | 'failed' | 'pending' | null;
   amountCents: number | null;
   currency: string | null;
+  /** Money moving back after a success (a refund or a dispute), which our attempt statuses do not show. */
+  afterSuccess: MoneyMovedBack | null;
 }
+
+export type MoneyMovedBack =
+  /** `refundedCents` is the provider's running total when the event carries it (Stripe's charge.refunded). */
+  | { kind: 'refund'; refundedCents: number | null; refundId: string | null; status: string | null }
+  | { kind: 'dispute'; disputeId: string | null; status: string; closed: boolean };
 
 export type DecodedWebhook =
   | { ok: true; event: ProviderWebhookEvent; payload: unknown }

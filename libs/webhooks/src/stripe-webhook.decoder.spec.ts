@@ -27,11 +27,21 @@ describe('StripeWebhookDecoder', () => {
     ['payment_intent.payment_failed', 'failed'],
     ['payment_intent.canceled', 'failed'],
     ['payment_intent.processing', 'pending'],
-    ['charge.refunded', null],
   ])('reads %s as outcome %s with our reference', (type, outcome) => {
     const body = event(type);
     const decoded = decoder.decode(body, signed(body), now);
     expect(decoded).toMatchObject({ ok: true, event: { eventId: 'evt_1', type, attemptId: 'att-1', providerChargeId: 'pi_1', outcome, amountCents: 4990, currency: 'usd' } });
+  });
+
+  it.each([
+    ['charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: 'pi_1', amount_refunded: 1000 }, { kind: 'refund', refundedCents: 1000, refundId: null, status: null }],
+    ['charge.refund.updated', { id: 're_1', object: 'refund', payment_intent: 'pi_1', amount: 1000, status: 'succeeded' }, { kind: 'refund', refundedCents: null, refundId: 're_1', status: 'succeeded' }],
+    ['charge.dispute.created', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'needs_response' }, { kind: 'dispute', disputeId: 'dp_1', status: 'needs_response', closed: false }],
+    ['charge.dispute.closed', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'lost' }, { kind: 'dispute', disputeId: 'dp_1', status: 'lost', closed: true }],
+  ])('reads %s as money moved back after a success, matched by its payment intent', (type, object, afterSuccess) => {
+    const body = event(type, object);
+    const decoded = decoder.decode(body, signed(body), now);
+    expect(decoded).toMatchObject({ ok: true, event: { type, attemptId: 'att-1', providerChargeId: 'pi_1', outcome: null, afterSuccess } });
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { verifyStripeSignature } from '@app/gateways';
-import type { DecodedWebhook, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
+import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
 
 /** Stripe event types we act on, and what each proves about the payment intent. */
 const OUTCOME_BY_TYPE: Record<string, ProviderWebhookEvent['outcome']> = {
@@ -34,20 +34,43 @@ export class StripeWebhookDecoder implements WebhookDecoder {
   }
 }
 
+/** Dispute statuses after which Stripe changes nothing more. */
+const CLOSED_DISPUTE_STATUSES = new Set(['won', 'lost', 'warning_closed', 'charge_refunded']);
+
 function readEvent(payload: unknown): ProviderWebhookEvent | null {
   if (!isRecord(payload) || typeof payload.id !== 'string' || typeof payload.type !== 'string') return null;
   const object = isRecord(payload.data) && isRecord(payload.data.object) ? payload.data.object : {};
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   const isIntent = object.object === 'payment_intent';
+  // Charges, refunds and disputes name their payment intent, which is the id our attempts carry.
+  const intentId = isIntent ? stringOrNull(object.id) : stringOrNull(object.payment_intent);
   return {
     eventId: payload.id,
     type: payload.type,
-    attemptId: typeof metadata.attempt_id === 'string' ? metadata.attempt_id : null,
-    providerChargeId: isIntent && typeof object.id === 'string' ? object.id : null,
+    attemptId: stringOrNull(metadata.attempt_id),
+    providerChargeId: intentId,
     outcome: isIntent ? (OUTCOME_BY_TYPE[payload.type] ?? null) : null,
-    amountCents: typeof object.amount === 'number' ? object.amount : null,
-    currency: typeof object.currency === 'string' ? object.currency : null,
+    amountCents: isIntent && typeof object.amount === 'number' ? object.amount : null,
+    currency: isIntent && typeof object.currency === 'string' ? object.currency : null,
+    afterSuccess: readMoneyMovedBack(payload.type, object),
   };
+}
+
+function readMoneyMovedBack(type: string, object: Record<string, unknown>): MoneyMovedBack | null {
+  if (type === 'charge.refunded' && object.object === 'charge') {
+    return { kind: 'refund', refundedCents: typeof object.amount_refunded === 'number' ? object.amount_refunded : null, refundId: null, status: null };
+  }
+  if (type.startsWith('charge.refund.') && object.object === 'refund') {
+    return { kind: 'refund', refundedCents: null, refundId: stringOrNull(object.id), status: stringOrNull(object.status) };
+  }
+  if (type.startsWith('charge.dispute.') && object.object === 'dispute' && typeof object.status === 'string') {
+    return { kind: 'dispute', disputeId: stringOrNull(object.id), status: object.status, closed: type === 'charge.dispute.closed' || CLOSED_DISPUTE_STATUSES.has(object.status) };
+  }
+  return null;
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

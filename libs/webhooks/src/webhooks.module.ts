@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ReviewModule } from '@app/review';
 import { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
 import { WEBHOOK_DECODERS, WebhookIngestService } from './webhook-ingest.service.js';
 
 @Module({
-  imports: [AttemptsModule, ReviewModule],
+  imports: [AttemptsModule],
   providers: [
     WebhookIngestService,
     {

@@ -36,6 +36,13 @@ export class ChargeAttemptEntity {
   @Column('timestamptz', { name: 'next_send_at', nullable: true }) nextSendAt: Date | null;
   /** When the last request left us: the provider's consistency window runs from here, not from creation. */
   @Column('timestamptz', { name: 'last_sent_at', nullable: true }) lastSentAt: Date | null;
+  /**
+   * When the last send ended: its response was recorded, or its lease ran out (the latest a live sender could
+   * still be on the wire). A strongly consistent "not found" is trusted only a grace period after this.
+   */
+  @Column('timestamptz', { name: 'last_send_ended_at', nullable: true }) lastSendEndedAt: Date | null;
+  /** A failed-as-not-found attempt was queried once more (and still not found) before a new attempt opened. */
+  @Column('timestamptz', { name: 'rechecked_at', nullable: true }) recheckedAt: Date | null;
   @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
   @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
   @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;

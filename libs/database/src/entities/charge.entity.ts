@@ -6,6 +6,7 @@ import { bigintNumber } from './bigint-number.transformer.js';
 @Unique('UQ_charges_order_id', ['orderId'])
 @Check('charges_amount_cents_check', `amount_cents > 0`)
 @Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
+@Check('charges_refunded_cents_check', `refunded_cents >= 0`)
 export class ChargeEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('text', { name: 'order_id' }) orderId: string;
@@ -14,6 +15,10 @@ export class ChargeEntity {
   @Column('text', { name: 'customer_id' }) customerId: string;
   @Column('text', { name: 'payment_method_id', nullable: true }) paymentMethodId: string | null;
   @Column('text') provider: string;
+  /** Refunded at the provider, as its events report it (cumulative, so the highest report wins). */
+  @Column('bigint', { name: 'refunded_cents', default: 0, transformer: bigintNumber }) refundedCents: number;
+  /** The provider's dispute status (e.g. needs_response, won, lost), null when never disputed. */
+  @Column('text', { name: 'dispute_status', nullable: true }) disputeStatus: string | null;
   /** The token name that created it. */
   @Column('text', { name: 'created_by' }) createdBy: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

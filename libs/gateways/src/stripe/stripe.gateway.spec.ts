@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
@@ -299,6 +300,23 @@ describe('StripeGateway against the simulator', () => {
 
     expect(result).toMatchObject({ kind: 'error', httpStatus: null });
     expect(result.kind === 'error' && result.message).toContain('READ_TIMEOUT');
+  });
+
+  it('treats a list page that says it has more but whose last item cannot be read as an error, never as "not found"', async () => {
+    // A malformed page the simulator never serves: a real server answering exactly that.
+    const server = http.createServer((_request, response) => {
+      response.setHeader('Content-Type', 'application/json');
+      response.end(JSON.stringify({ object: 'list', has_more: true, data: [{ object: 'payment_intent', metadata: {} }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await gateway({ apiBase: `http://127.0.0.1:${port}` }).findByReference(referenceTo(newCharge()));
+      expect(result).toMatchObject({ kind: 'error' });
+      expect(result.kind === 'error' && result.message).toContain('last item has no id');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('reports connect_failed for a create, and an error for a lookup, against a port with nothing listening', async () => {

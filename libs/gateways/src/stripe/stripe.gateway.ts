@@ -94,7 +94,8 @@ export class StripeGateway extends PaymentGateway {
       if (!outcome.ok) return lookupError(outcome, startedAt);
       found.push(...matchingCharges(outcome.body.data, reference.attemptId));
       page = typeof outcome.body.next_page === 'string' ? outcome.body.next_page : null;
-      if (outcome.body.has_more !== true || !page) return lookupResult(found, false, startedAt);
+      if (outcome.body.has_more !== true) return lookupResult(found, false, startedAt);
+      if (!page) return lookupError({ message: 'search says it has more results but gave no next_page', httpStatus: 200 }, startedAt);
     }
     return lookupResult(found, false, startedAt);
   }
@@ -118,7 +119,9 @@ export class StripeGateway extends PaymentGateway {
       // Every match is kept: two intents for one attempt is a duplicate charge the caller must see.
       found.push(...matchingCharges(data, reference.attemptId));
       startingAfter = readIntent(data.at(-1))?.id ?? null;
-      if (outcome.body.has_more !== true || !startingAfter) return lookupResult(found, true, startedAt);
+      if (outcome.body.has_more !== true) return lookupResult(found, true, startedAt);
+      // A list that has more but whose last item cannot be read was not read to the end: it proves no absence.
+      if (!startingAfter) return lookupError({ message: 'list says it has more intents but its last item has no id', httpStatus: 200 }, startedAt);
     }
     if (found.length > 0) return lookupResult(found, true, startedAt);
     const message = `more than ${MAX_PAGES * PAGE_SIZE} intents in the window; the list was not read to the end`;

@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { decideResolution, type ResolutionDecision, type ResolutionInput } from './resolution-decision.js';
 
 const MINUTE = 60_000;
-const createdAt = new Date('2026-03-01T12:00:00Z');
-const after = (ms: number): Date => new Date(createdAt.getTime() + ms);
 
 function charge(id: string, outcome: ProviderOutcome, money: { amountCents?: number; currency?: string } = {}): ProviderCharge {
   return { providerChargeId: id, outcome, amountCents: money.amountCents ?? 4990, currency: money.currency ?? 'brl', attemptId: 'att_1', raw: {} };
@@ -13,12 +11,11 @@ const found = (...charges: ProviderCharge[]): LookupResult => ({ kind: 'found', 
 const notFound = (consistent: boolean): LookupResult => ({ kind: 'not_found', consistent, durationMs: 80 });
 const queryError: LookupResult = { kind: 'error', message: 'read timeout', httpStatus: null, durationMs: 15_000 };
 
-/** Try 1 of 10, one minute after creation; a lagging search has a 60-minute window, a consistent list a 2-minute grace. */
+/** Try 1 of 10, one minute after the send ended; a lagging search has a 60-minute window, a consistent list a 2-minute grace. */
 function input(overrides: Partial<ResolutionInput>): ResolutionInput {
   return {
     lookup: notFound(false),
-    attemptCreatedAt: createdAt,
-    now: after(MINUTE),
+    msSinceSendEnded: MINUTE,
     capabilities: { consistencyWindowMs: 60 * MINUTE, lookupByReference: 'lagging_search' },
     consistentGraceMs: 2 * MINUTE,
     tryNumber: 1,
@@ -48,20 +45,20 @@ const table: [string, Partial<ResolutionInput>, ResolutionDecision | ReturnType<
   ['a different amount on a failed charge: review all the same', { lookup: found(charge('pi_1', 'failed', { amountCents: 1 })) }, review('amount_mismatch', ['pi_1'])],
   ['a different amount on an unfinished charge: review, not wait', { lookup: found(charge('pi_1', 'pending', { amountCents: 1 })) }, review('amount_mismatch', ['pi_1'])],
   // Not found by a strongly consistent list: only the processing grace applies.
-  ['consistent list, inside the processing grace: wait', { lookup: notFound(true), now: after(MINUTE) }, { action: 'wait', reason: 'not_found_inside_window' }],
-  ['consistent list, past the grace: fail', { lookup: notFound(true), now: after(2 * MINUTE) }, { action: 'fail_not_found' }],
-  ['consistent list answering found with no charges, past the grace: fail', { lookup: found(), now: after(3 * MINUTE) }, { action: 'fail_not_found' }],
+  ['consistent list, inside the processing grace: wait', { lookup: notFound(true), msSinceSendEnded: MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
+  ['consistent list, past the grace: fail', { lookup: notFound(true), msSinceSendEnded: 2 * MINUTE }, { action: 'fail_not_found' }],
+  ['consistent list answering found with no charges, past the grace: fail', { lookup: found(), msSinceSendEnded: 3 * MINUTE }, { action: 'fail_not_found' }],
   // Not found by a lagging search: the whole consistency window applies.
-  ['lagging search, inside the window: wait', { lookup: notFound(false), now: after(59 * MINUTE) }, { action: 'wait', reason: 'not_found_inside_window' }],
-  ['lagging search, exactly at the window: fail', { lookup: notFound(false), now: after(60 * MINUTE) }, { action: 'fail_not_found' }],
-  ['lagging search, past the window on the last try: fail', { ...last, lookup: notFound(false), now: after(3 * 60 * MINUTE) }, { action: 'fail_not_found' }],
-  ['lagging search, inside the window on the last try: review', { ...last, lookup: notFound(false), now: after(30 * MINUTE) }, review('tries_exhausted', [], 'not_found_inside_window')],
-  ['lagging search, window counted from the last send, not creation: wait', { lookup: notFound(false), lastSentAt: after(50 * MINUTE), now: after(70 * MINUTE) }, { action: 'wait', reason: 'not_found_inside_window' }],
-  ['lagging search, clock reads before the send: wait', { lookup: notFound(false), now: after(-MINUTE) }, { action: 'wait', reason: 'not_found_inside_window' }],
-  ['a provider without lookup by reference: absence proves nothing, review', { lookup: notFound(true), now: after(3 * 60 * MINUTE), capabilities: { consistencyWindowMs: 0, lookupByReference: 'none' } }, review('absence_unprovable')],
+  ['lagging search, inside the window: wait', { lookup: notFound(false), msSinceSendEnded: 59 * MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
+  ['lagging search, exactly at the window: fail', { lookup: notFound(false), msSinceSendEnded: 60 * MINUTE }, { action: 'fail_not_found' }],
+  ['lagging search, past the window on the last try: fail', { ...last, lookup: notFound(false), msSinceSendEnded: 3 * 60 * MINUTE }, { action: 'fail_not_found' }],
+  ['lagging search, inside the window on the last try: review', { ...last, lookup: notFound(false), msSinceSendEnded: 30 * MINUTE }, review('tries_exhausted', [], 'not_found_inside_window')],
+  ['lagging search, window counted from the end of the last send, not creation: wait', { lookup: notFound(false), msSinceSendEnded: 20 * MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
+  ['lagging search, clock reads before the send: wait', { lookup: notFound(false), msSinceSendEnded: -MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
+  ['a provider without lookup by reference: absence proves nothing, review', { lookup: notFound(true), msSinceSendEnded: 3 * 60 * MINUTE, capabilities: { consistencyWindowMs: 0, lookupByReference: 'none' } }, review('absence_unprovable')],
   // The query itself failed: it proves nothing either way.
   ['the query failed: wait', { lookup: queryError }, { action: 'wait', reason: 'lookup_failed' }],
-  ['the query failed long past the window: wait, never fail', { lookup: queryError, now: after(3 * 60 * MINUTE) }, { action: 'wait', reason: 'lookup_failed' }],
+  ['the query failed long past the window: wait, never fail', { lookup: queryError, msSinceSendEnded: 3 * 60 * MINUTE }, { action: 'wait', reason: 'lookup_failed' }],
   ['the query failed on the last try: review', { ...last, lookup: queryError }, review('tries_exhausted', [], 'lookup_failed')],
   ['the query failed beyond the last try: review', { tryNumber: 11, lookup: queryError }, review('tries_exhausted', [], 'lookup_failed')],
 ];

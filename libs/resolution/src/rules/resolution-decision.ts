@@ -3,14 +3,12 @@ import { isExhausted } from './resolution-schedule.js';
 
 export interface ResolutionInput {
   lookup: LookupResult;
-  attemptCreatedAt: Date;
   /**
-   * When a request for this attempt last left us. A charge can only appear at the provider after
-   * it, so the consistency window counts from here; defaults to `attemptCreatedAt`, which is only
-   * right when the first send happened at creation (not after connect failures or 429s).
+   * Milliseconds since the attempt's last send ended (its response was recorded, or its lease ran out),
+   * read from the database's clock so that no process's clock can shorten the wait. A charge can only
+   * appear at the provider while or after a request is on the wire, so every window counts from here.
    */
-  lastSentAt?: Date | null;
-  now: Date;
+  msSinceSendEnded: number;
   capabilities: Pick<GatewayCapabilities, 'consistencyWindowMs' | 'lookupByReference'>;
   /** For strongly consistent lookups: time the provider may still be processing a request it received. */
   consistentGraceMs: number;
@@ -58,8 +56,7 @@ function decideFromLookup(input: ResolutionInput): ResolutionDecision {
   // A strongly consistent list cannot miss a stored charge; the short grace only covers a request
   // the provider may still be executing. A lagging search may miss one for its whole window.
   const windowMs = lookup.consistent ? input.consistentGraceMs : input.capabilities.consistencyWindowMs;
-  const sentAt = input.lastSentAt ?? input.attemptCreatedAt;
-  const windowPassed = input.now.getTime() - sentAt.getTime() >= windowMs;
+  const windowPassed = input.msSinceSendEnded >= windowMs;
   return windowPassed ? { action: 'fail_not_found' } : { action: 'wait', reason: 'not_found_inside_window' };
 }
 

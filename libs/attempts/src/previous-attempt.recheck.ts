@@ -1,0 +1,63 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ChargeEntity, type ChargeAttemptEntity } from '@app/database';
+import { GatewayRegistry, summariseLookup } from '@app/gateways';
+import { ProviderCallRecorder } from './provider-call.recorder.js';
+import { ProviderFactApplier } from './provider-fact.applier.js';
+import { openReviewItem } from './review-item.opener.js';
+
+export type RecheckOutcome = 'clean' | 'found' | 'unverified';
+
+/**
+ * The last look before a new charge goes out: queries a failed-as-not-found attempt's reference once more.
+ * The query is kept as evidence on the old attempt. A charge found there is a late truth (through the one
+ * applier: review, no new attempt); only a clean miss marks the attempt rechecked, which lets the opener go on.
+ */
+@Injectable()
+export class PreviousAttemptRecheck {
+  private readonly logger = new Logger(PreviousAttemptRecheck.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly calls: ProviderCallRecorder,
+    private readonly facts: ProviderFactApplier,
+  ) {}
+
+  async run(attempt: ChargeAttemptEntity): Promise<RecheckOutcome> {
+    const charge = await this.db.getRepository(ChargeEntity).findOneByOrFail({ id: attempt.chargeId });
+    const lookup = await this.gateways.get(attempt.provider).findByReference({
+      attemptId: attempt.id,
+      chargeId: charge.id,
+      customerId: charge.customerId,
+      createdAt: attempt.createdAt,
+      providerChargeId: attempt.providerChargeId,
+    });
+    const summary = summariseLookup(lookup);
+    this.logger.log({ attemptId: attempt.id, chargeId: charge.id, provider: attempt.provider, lookup: lookup.kind }, 'failed attempt queried again before a new attempt');
+    return this.db.transaction(async (em) => {
+      await this.calls.record(
+        { attemptId: attempt.id, provider: attempt.provider, kind: 'recheck', outcome: lookup.kind, httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200, durationMs: lookup.durationMs, detail: summary },
+        em,
+      );
+      if (lookup.kind === 'error') return 'unverified';
+      const found = lookup.kind === 'found' ? lookup.charges : [];
+      const distinct = new Set(found.map((c) => c.providerChargeId));
+      if (distinct.size > 1) {
+        await openReviewItem(em, attempt.id, 'duplicate_provider_charges', { recheck: summary });
+        return 'found';
+      }
+      let contradicted = false;
+      for (const c of found) {
+        const fact = { outcome: c.outcome, providerChargeId: c.providerChargeId, amountCents: c.amountCents, currency: c.currency };
+        const decision = await this.facts.apply(em, attempt.id, fact, { cause: 'submit', actor: 'recheck', evidence: { recheck: summary } });
+        contradicted ||= decision.action !== 'none';
+      }
+      if (contradicted) return 'found';
+      // A clean miss, or a charge the provider itself failed: nothing of this attempt can take money.
+      await em.query(`UPDATE charge_attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attempt.id]);
+      return 'clean';
+    });
+  }
+}

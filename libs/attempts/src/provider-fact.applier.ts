@@ -1,0 +1,63 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { uniqueOrNull } from '@app/database';
+import { AttemptTransitionWriter } from './attempt-transition.writer.js';
+import { AttemptNotFoundError } from './attempts.errors.js';
+import { lockChargeAndAttempt } from './charge-lock.query.js';
+import { openReviewItem } from './review-item.opener.js';
+import type { TransitionCause } from './rules/attempt-state-machine.js';
+import { decideProviderFact, type FactDisposition, type ProviderFact } from './rules/provider-fact.js';
+
+export interface FactSource {
+  cause: TransitionCause;
+  actor: string;
+  /** Where the fact came from (event id, lookup summary, http attempt...): kept with the transition or item. */
+  evidence: Record<string, unknown>;
+}
+
+/**
+ * The one place a provider fact meets our record, whichever channel brought it (a late response, a
+ * resolution query, a webhook, a re-check before a new attempt). Runs in the caller's transaction, after
+ * the caller stored its evidence, so the evidence and its consequence commit together: an open attempt
+ * moves, an agreeing fact changes nothing, and a contradicting one opens a review item under the charge
+ * lock, so the charge refuses new attempts until a person has decided. Nothing is ever dropped.
+ */
+@Injectable()
+export class ProviderFactApplier {
+  private readonly logger = new Logger(ProviderFactApplier.name);
+
+  constructor(private readonly transitions: AttemptTransitionWriter) {}
+
+  async apply(em: EntityManager, attemptId: string, fact: ProviderFact, source: FactSource): Promise<FactDisposition> {
+    const attempt = await lockChargeAndAttempt(em, attemptId);
+    if (!attempt) throw new AttemptNotFoundError(attemptId);
+    const decision = decideProviderFact(fact, attempt, attempt);
+    const findings = { ...source.evidence, cause: source.cause, fact, recordedStatus: attempt.status, recordedProviderChargeId: attempt.providerChargeId };
+    if (decision.action === 'transition') {
+      const moved = await uniqueOrNull(em, () =>
+        this.transitions.apply(
+          { attemptId, from: attempt.status, to: decision.to, cause: source.cause, actor: source.actor, set: { providerChargeId: fact.providerChargeId }, detail: source.evidence },
+          em,
+        ),
+      );
+      // The database refused: a second success for the charge, or a provider charge another attempt owns.
+      if (moved === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);
+      return decision;
+    }
+    if (decision.action === 'review') return this.review(em, attemptId, decision.reason, findings);
+    if (fact.providerChargeId && !attempt.providerChargeId && attempt.status !== 'failed') {
+      // Progress still teaches us the provider's id, which turns the next lookup into a direct retrieve.
+      const taught = await uniqueOrNull(em, () =>
+        em.query(`UPDATE charge_attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, fact.providerChargeId]),
+      );
+      if (taught === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);
+    }
+    return decision;
+  }
+
+  private async review(em: EntityManager, attemptId: string, reason: Extract<FactDisposition, { action: 'review' }>['reason'], findings: Record<string, unknown>): Promise<FactDisposition> {
+    this.logger.warn({ attemptId, reason, cause: findings.cause }, 'provider fact contradicts our record');
+    await openReviewItem(em, attemptId, reason, findings);
+    return { action: 'review', reason };
+  }
+}

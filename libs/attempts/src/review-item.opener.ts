@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AttemptTransitionEntity, ChargeAttemptEntity, ProviderCallEntity } from '@app/database';
+
+const logger = new Logger('ReviewItems');
+
+/**
+ * Opens the item a person must decide, inside the caller's transaction, so the evidence that justifies it
+ * and the item commit together or not at all. The partial unique index keeps one open item per attempt; a
+ * later finding for an attempt already under review is appended to that item rather than lost.
+ * Lives with attempts (not review) because every money path that learns a late truth must call it, and the
+ * review library, which decides items, depends on attempts rather than the other way round.
+ * Returns true when this call opened the item.
+ */
+export async function openReviewItem(em: EntityManager, attemptId: string, reason: string, findings: Record<string, unknown>): Promise<boolean> {
+  const evidence = { ...(await gatherEvidence(em, attemptId)), reason, findings };
+  const rows = await em.query<Array<{ opened: boolean }>>(
+    `INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, $3, $4, 'open')
+     ON CONFLICT (attempt_id) WHERE state <> 'decided'
+     DO UPDATE SET evidence = jsonb_set(review_items.evidence, '{laterFindings}',
+                     COALESCE(review_items.evidence->'laterFindings', '[]'::jsonb)
+                       || jsonb_build_array(jsonb_build_object('reason', $3::text, 'at', now(), 'findings', $5::jsonb))),
+                   updated_at = now()
+     RETURNING (xmax = 0) AS opened`,
+    [randomUUID(), attemptId, reason, evidence, JSON.stringify(findings)],
+  );
+  const opened = rows[0]?.opened === true;
+  logger.warn({ attemptId, reason }, opened ? 'review item opened' : 'finding added to the open review item');
+  return opened;
+}
+
+async function gatherEvidence(em: EntityManager, attemptId: string): Promise<Record<string, unknown>> {
+  const attempt = await em.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+  const calls = await em.getRepository(ProviderCallEntity).find({ where: { attemptId }, order: { at: 'ASC' } });
+  const transitions = await em.getRepository(AttemptTransitionEntity).find({ where: { attemptId }, order: { at: 'ASC' } });
+  return {
+    attempt: {
+      id: attempt.id,
+      chargeId: attempt.chargeId,
+      idempotencyKey: attempt.idempotencyKey,
+      provider: attempt.provider,
+      status: attempt.status,
+      providerChargeId: attempt.providerChargeId,
+      httpAttempts: attempt.httpAttempts,
+      resolutionTries: attempt.resolutionTries,
+      createdAt: attempt.createdAt,
+      unknownSince: attempt.unknownSince,
+      resolvedBy: attempt.resolvedBy,
+      lastError: attempt.lastError,
+    },
+    payload: attempt.payload,
+    providerCalls: calls.map((c) => ({ at: c.at, kind: c.kind, outcome: c.outcome, httpStatus: c.httpStatus, durationMs: c.durationMs, detail: c.detail })),
+    transitions: transitions.map((t) => ({ at: t.at, from: t.fromStatus, to: t.toStatus, cause: t.cause, actor: t.actor, detail: t.detail })),
+  };
+}

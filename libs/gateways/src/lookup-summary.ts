@@ -1,0 +1,12 @@
+import type { LookupResult } from './payment-gateway.port.js';
+
+/** What a lookup proved, small enough to keep as evidence (never the provider's whole body). */
+export function summariseLookup(lookup: LookupResult): Record<string, unknown> {
+  if (lookup.kind === 'error') return { kind: 'error', message: lookup.message, httpStatus: lookup.httpStatus };
+  if (lookup.kind === 'not_found') return { kind: 'not_found', consistent: lookup.consistent };
+  return {
+    kind: 'found',
+    consistent: lookup.consistent,
+    charges: lookup.charges.map((c) => ({ providerChargeId: c.providerChargeId, outcome: c.outcome, amountCents: c.amountCents, currency: c.currency })),
+  };
+}
