@@ -16,8 +16,9 @@ const CHARGES = 60;
 describe('a storm of provider faults', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true, env: { RESOLUTION_MAX_TRIES: '4' } });
-    stack.sim.configure({ webhook: { url: `${stack.baseUrl}/webhooks/stripe`, duplicates: 1, reorder: true, dropRate: 0.3 } });
+    // Late creates land 1.2 s after arrival, inside the 1.5 s grace: the resolver must wait for them.
+    stack = await startTestStack({ worker: true, env: { RESOLUTION_MAX_TRIES: '12', CONSISTENT_LOOKUP_GRACE_MS: '1500' } });
+    stack.sim.configure({ hangMs: 1200, webhook: { url: `${stack.baseUrl}/webhooks/stripe`, duplicates: 1, reorder: true, dropRate: 0.3 } });
     stack.sim.setFaults({
       random: {
         seed: 20261202,
@@ -25,6 +26,7 @@ describe('a storm of provider faults', () => {
           reset_before_read: 0.08,
           hang_before_create: 0.05,
           hang_after_create: 0.1,
+          create_late: 0.05,
           '500_before_create': 0.05,
           '500_after_create': 0.08,
           '429': 0.1,

@@ -5,6 +5,8 @@ export const CREATE_FAULTS = [
   'reset_before_read',
   'hang_before_create',
   'hang_after_create',
+  /** Holds the request (key in flight) for `hangMs`, then creates: the client timed out long before. */
+  'create_late',
   '500_before_create',
   '500_after_create',
   '429',

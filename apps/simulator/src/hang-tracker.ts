@@ -6,6 +6,16 @@ import type { ServerResponse } from 'node:http';
  */
 export class HangTracker {
   private readonly held = new Set<() => void>();
+  private readonly deferred = new Set<NodeJS.Timeout>();
+
+  /** Runs `work` after `ms`, unless the simulator closes or resets first. */
+  defer(ms: number, work: () => void): void {
+    const timer = setTimeout(() => {
+      this.deferred.delete(timer);
+      work();
+    }, ms);
+    this.deferred.add(timer);
+  }
 
   /** Never answers `response`; calls `onRelease` once, whichever way the connection ends. */
   hold(response: ServerResponse, hangMs: number, onRelease: () => void = () => undefined): void {
@@ -28,6 +38,8 @@ export class HangTracker {
   }
 
   releaseAll(): void {
+    for (const timer of this.deferred) clearTimeout(timer);
+    this.deferred.clear();
     for (const release of [...this.held]) release();
   }
 }

@@ -61,6 +61,16 @@ export async function createPaymentIntentRoute(
 
   const fault = engine.faults.takeExecutionFault(facts);
   if (fault) engine.stats.countFault(fault);
+  if (fault === 'create_late') {
+    // Stripe holding a request past our read timeout and only then executing it: the charge appears after
+    // the client gave up, and its key stays in flight until then.
+    engine.hangs.hold(response, engine.config.hangMs);
+    engine.hangs.defer(engine.config.hangMs, () => {
+      const late = execute(engine, params, null, { requestId, idempotencyKey: key });
+      if (key) engine.idempotency.complete(key, late);
+    });
+    return;
+  }
   const result = execute(engine, params, fault, { requestId, idempotencyKey: key });
   const store = () => key && engine.idempotency.complete(key, result);
   if (fault === 'hang_after_create') {

@@ -47,9 +47,10 @@ export class ProviderFactApplier {
     if (decision.action === 'review') return this.review(em, attemptId, decision.reason, findings);
     if (fact.providerChargeId && !attempt.providerChargeId && attempt.status !== 'failed') {
       // Progress still teaches us the provider's id, which turns the next lookup into a direct retrieve.
-      const taught = await uniqueOrNull(em, () =>
-        em.query(`UPDATE charge_attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, fact.providerChargeId]),
-      );
+      const taught = await uniqueOrNull(em, async () => {
+        await em.query(`UPDATE charge_attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, fact.providerChargeId]);
+        return true;
+      });
       if (taught === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);
     }
     return decision;

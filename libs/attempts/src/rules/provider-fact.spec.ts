@@ -67,3 +67,53 @@ describe('failedByAbsence', () => {
     expect(failedByAbsence(a)).toBe(expected);
   });
 });
+
+/**
+ * Random interleavings of everything that can touch one attempt: the sender's result (possibly late), the
+ * sweeper, the resolver's lookups and not-found failure, webhooks and the re-check, modelled with the real
+ * rules (decideProviderFact, canTransition). Whatever the order, a success the provider reported is the
+ * attempt's `succeeded` with that provider id, or an open review item.
+ */
+describe('any interleaving of sender, sweeper, resolver and webhooks', () => {
+  type Step =
+    | { kind: 'fact'; outcome: 'succeeded' | 'failed' | 'pending'; id: 'pi_1' | 'pi_2' }
+    | { kind: 'sweep' }
+    | { kind: 'fail_not_found' }
+    | { kind: 'unknown_result' };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant('fact' as const), outcome: fc.constantFrom('succeeded' as const, 'failed' as const, 'pending' as const), id: fc.constantFrom('pi_1' as const, 'pi_2' as const) }),
+    fc.constant({ kind: 'sweep' as const }),
+    fc.constant({ kind: 'fail_not_found' as const }),
+    fc.constant({ kind: 'unknown_result' as const }),
+  );
+
+  it('leaves every reported provider success recorded or in front of a person', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const attempt: AttemptRecord = { status: 'pending', providerChargeId: null, resolvedBy: null };
+        let review = false;
+        const successes = new Set<string>();
+        for (const s of steps) {
+          if (s.kind === 'sweep' || s.kind === 'unknown_result') {
+            if (attempt.status === 'pending') attempt.status = 'unknown';
+          } else if (s.kind === 'fail_not_found') {
+            // The resolver fails only an unknown attempt that names no provider charge (a known one is retrieved).
+            if (attempt.status === 'unknown' && attempt.providerChargeId === null) Object.assign(attempt, { status: 'failed', resolvedBy: 'resolver' });
+          } else {
+            if (s.outcome === 'succeeded') successes.add(s.id);
+            const d = decideProviderFact({ outcome: s.outcome, providerChargeId: s.id, ...money }, attempt, money);
+            if (d.action === 'transition') Object.assign(attempt, { status: d.to, providerChargeId: s.id, resolvedBy: 'webhook' });
+            else if (d.action === 'review') review = true;
+            else if (s.outcome === 'pending' && attempt.providerChargeId === null && attempt.status !== 'failed') attempt.providerChargeId = s.id;
+          }
+        }
+        for (const id of successes) {
+          const recorded = attempt.status === 'succeeded' && attempt.providerChargeId === id;
+          expect(recorded || review, `success of ${id} after ${JSON.stringify(steps)}`).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
