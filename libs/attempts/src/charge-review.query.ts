@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 export async function chargeHasOpenReviewItem(em: EntityManager, chargeId: string): Promise<boolean> {
   const [{ open }] = await em.query<Array<{ open: boolean }>>(
     `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
-                     WHERE a.charge_id = $1 AND r.state <> 'decided') AS open`,
+                     WHERE a.charge_id = $1 AND r.state <> 'closed') AS open`,
     [chargeId],
   );
   return open;

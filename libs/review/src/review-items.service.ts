@@ -19,7 +19,7 @@ export class ReviewItemsService {
     const evidence = { ...(await this.gatherEvidence(attemptId)), findings };
     const inserted = await this.db.query<unknown[]>(
       `INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, $3, $4, 'open')
-       ON CONFLICT (attempt_id) WHERE state <> 'decided' DO NOTHING RETURNING id`,
+       ON CONFLICT (attempt_id) WHERE state <> 'closed' DO NOTHING RETURNING id`,
       [randomUUID(), attemptId, reason, evidence],
     );
     if (inserted.length > 0) this.logger.warn({ attemptId, reason }, 'review item opened');
