@@ -1,3 +1,4 @@
+import type { ChargeReviewItem } from '@app/attempts';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
 
@@ -24,9 +25,11 @@ export interface ChargeView {
   provider: string;
   status: ChargeStatus;
   attempts: AttemptView[];
+  /** Review items still waiting for a person, whatever the status (a succeeded charge may have a duplicate under review). */
+  reviewItems: ChargeReviewItem[];
 }
 
-export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean): ChargeView {
+export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean, reviewItems: ChargeReviewItem[] = []): ChargeView {
   return {
     id: charge.id,
     orderId: charge.orderId,
@@ -47,5 +50,6 @@ export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity
       resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
       resolvedBy: a.resolvedBy,
     })),
+    reviewItems,
   };
 }
