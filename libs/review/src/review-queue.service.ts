@@ -92,8 +92,8 @@ export class ReviewQueueService {
   async audit(id: string): Promise<ReviewAuditView[]> {
     await this.row(id, this.db.manager);
     const rows = await this.db.query<Array<Omit<ReviewAuditView, 'at'> & { at: Date }>>(
-      `SELECT id::text AS id, at, actor, action, decision, reason, state_before AS "stateBefore", state_after AS "stateAfter", evidence
-         FROM review_audit WHERE review_item_id = $1 ORDER BY id`,
+      `SELECT a.id::text AS id, a.at, a.actor, a.action, a.decision, a.reason, a.state_before AS "stateBefore", a.state_after AS "stateAfter", a.evidence
+         FROM review_audit a WHERE a.review_item_id = $1 ORDER BY a.id`,
       [id],
     );
     return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
