@@ -43,8 +43,8 @@ const charge = (over: Partial<ProviderCharge> = {}): RetrieveResult => ({
 describe('verifyNamedCharge', () => {
   it.each([
     ['the matching succeeded charge', charge(), null],
-    ['a charge that does not exist', { kind: 'not_found', durationMs: 1 } as RetrieveResult, 'has no charge'],
-    ['a failed query', { kind: 'error', message: 'answered 500', httpStatus: 500, durationMs: 1 } as RetrieveResult, 'nothing is proven'],
+    ['a charge that does not exist', { kind: 'not_found', durationMs: 1 }, 'has no charge'],
+    ['a failed query', { kind: 'error', message: 'answered 500', httpStatus: 500, durationMs: 1 }, 'nothing is proven'],
     ['another attempt’s charge', charge({ attemptId: 'att_2' }), 'carries reference att_2'],
     ['a charge with no reference', charge({ attemptId: null }), 'carries reference (none)'],
     ['a different amount', charge({ amountCents: 4991 }), 'is for 4991'],
