@@ -247,6 +247,26 @@ describe('review decisions', () => {
     expect(row.n).toBe(1);
   });
 
+  it('a success that would be the charge’s second is never applied: the item becomes duplicate_provider_charges', async () => {
+    const { itemId, attemptId, intentId, charge } = await unknownAttemptInReview(stack, 'hang_after_create');
+    // Another attempt of the same charge already succeeded (planted: the open-attempt index allows a settled sibling).
+    await stack.db.query(
+      `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, resolved_at, resolved_by)
+       SELECT gen_random_uuid(), charge_id, gen_random_uuid(), provider, 'succeeded', 'pi_earlier_success', payload, payload_hash, now(), 'webhook'
+         FROM charge_attempts WHERE id = $1`,
+      [attemptId],
+    );
+    expect((await claim(itemId, alice)).status).toBe(200);
+    const res = await decide(itemId, alice, { action: 'succeeded', providerChargeId: intentId, reason: 'the intent succeeded' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'review_second_provider_charge', details: { reason: 'duplicate_provider_charges' } });
+    expect((await attempt(attemptId)).status).toBe('unknown');
+    expect(await item(itemId)).toMatchObject({ reason: 'duplicate_provider_charges', state: 'claimed' });
+    const audit = await stack.http.get(`/review/items/${itemId}/audit`).set(alice.headers);
+    expect(audit.body.at(-1)).toMatchObject({ action: 'escalate', evidence: { fromReason: 'tries_exhausted', toReason: 'duplicate_provider_charges', providerChargeId: intentId } });
+    expect((await getCharge(stack, charge.id)).reviewItems).toEqual([{ id: itemId, reason: 'duplicate_provider_charges', state: 'claimed' }]);
+  });
+
   it('a decision that loses a race with a webhook is a 409 showing the webhook’s result, and changes nothing', async () => {
     const { itemId, attemptId, intentId } = await unknownAttemptInReview(stack, 'hang_after_create');
     expect((await claim(itemId, alice)).status).toBe(200);
