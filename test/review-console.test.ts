@@ -97,6 +97,33 @@ describe('review console in a browser', () => {
     expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: item.id })).toMatchObject({ state: 'closed', followUp: 'refund_needed' });
   });
 
+  it('shows the four-eyes state: the first reviewer waits, a second reviewer confirms in their own session', async () => {
+    const big = await unknownAttemptInReview(stack, 'hang_after_create', { amountCents: 480_000 });
+    await stack.http.post(`/review/items/${big.itemId}/claim`).set(alice.headers).expect(200);
+    await stack.http.post(`/review/items/${big.itemId}/decision`).set(alice.headers).send({ action: 'succeeded', providerChargeId: big.intentId, reason: 'The intent succeeded for the full amount.' }).expect(200);
+    await page.goto('about:blank');
+    await page.goto(`${stack.baseUrl}/review#/items/${big.itemId}`);
+    await page.waitForSelector('#decision');
+    expect(await page.textContent('#decision')).toContain('Someone other than you must confirm or reject it.');
+    expect(await page.$('#confirm')).toBeNull();
+
+    const carol = await newReviewer(stack, 'carol');
+    const second = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await second.goto(`${stack.baseUrl}/review`);
+    await second.fill('#token', carol.headers.Authorization.replace('Bearer ', ''));
+    await second.click('button[type=submit]');
+    await second.waitForSelector('#queue');
+    await second.goto(`${stack.baseUrl}/review#/items/${big.itemId}`);
+    await second.waitForSelector('#confirm');
+    await second.fill('#decision textarea[name=reason]', 'Checked the provider dashboard myself.');
+    await second.screenshot({ path: join(SHOTS, 'second-review.png'), fullPage: true });
+    await second.click('#confirm');
+    await second.waitForURL((url) => url.hash === '#/');
+    await second.close();
+    expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: big.itemId })).toMatchObject({ state: 'closed', decidedBy: alice.name, confirmedBy: carol.name });
+    expect((await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: big.attemptId })).status).toBe('succeeded');
+  });
+
   it('shows a refusal in words, and changes nothing', async () => {
     const other = await unknownAttemptInReview(stack, 'hang_after_create');
     await page.goto('about:blank');

@@ -334,7 +334,7 @@ function timeline(item, evidence, audit) {
       at: c.at,
       kind: c.kind === 'create' ? 'send' : 'lookup',
       label: c.kind === 'create' ? 'Sent' : review ? 'Reviewer lookup' : 'Lookup',
-      title: c.kind === 'create' ? `Charge request sent: ${c.outcome.replace(/_/g, ' ')}` : `Asked the provider: ${c.outcome.replace(/_/g, ' ')}`,
+      title: c.kind === 'create' ? `Charge request sent: ${c.outcome.replace(/_/g, ' ')}` : `Asked the provider${c.detail?.providerChargeId ? ` about ${c.detail.providerChargeId}` : ''}: ${c.outcome.replace(/_/g, ' ')}`,
       sub: `${c.httpStatus ? `HTTP ${c.httpStatus}` : 'no HTTP response'} · ${c.durationMs} ms${review ? ` · by ${c.detail.actor}` : ''}${tag(c.attemptId)}`,
       detail: c.detail,
     });
