@@ -6,12 +6,15 @@ import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
+import { ReviewQueueModule } from '@app/review';
 import { WebhooksModule } from '@app/webhooks';
 import { ChargesController } from './charges/charges.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { ReviewConsoleController } from './review/review-console.controller.js';
+import { ReviewController } from './review/review.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule],
-  controllers: [ChargesController, WebhooksController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController],
 })
 export class ApiModule {}

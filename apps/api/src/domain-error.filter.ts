@@ -18,6 +18,15 @@ const STATUS_BY_CODE: Record<string, number> = {
   unknown_provider: HttpStatus.BAD_REQUEST,
   payload_mismatch: HttpStatus.INTERNAL_SERVER_ERROR,
   webhook_rejected: HttpStatus.BAD_REQUEST,
+  review_input_invalid: HttpStatus.BAD_REQUEST,
+  review_claimed_by_another: HttpStatus.CONFLICT,
+  review_claim_required: HttpStatus.CONFLICT,
+  review_state_conflict: HttpStatus.CONFLICT,
+  review_action_not_allowed: HttpStatus.CONFLICT,
+  review_attempt_settled: HttpStatus.CONFLICT,
+  review_provider_evidence_refused: HttpStatus.CONFLICT,
+  review_second_reviewer_required: HttpStatus.FORBIDDEN,
+  review_second_provider_charge: HttpStatus.CONFLICT,
 };
 
 @Catch(DomainError)
