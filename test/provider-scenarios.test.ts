@@ -200,3 +200,58 @@ describe.each(PROVIDER_PROFILES)('resolution scenarios with a worker running ($p
     await expectAtMostOnePaymentPerCharge(stack, profile, done);
   });
 });
+
+describe.each(PROVIDER_PROFILES)('a late truth: the customer resubmits after a not-found failure while the late payment appears ($provider)', (profile) => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    // "Not found" is trusted 300 ms after a send ended; the late create lands 3 s after arrival.
+    stack = await startTestStack({ worker: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', ASAAS_CONSISTENCY_WINDOW_MS: '300', RESOLUTION_MAX_TRIES: '10' } });
+  });
+  afterAll(async () => stack.close());
+
+  it('the previous reference is queried once more, the payment found there goes to a person, and no second payment is created', async () => {
+    const body = profile.chargeBody();
+    stack.sim.configure({ hangMs: 3000 });
+    stack.sim.setFaults({ rules: [{ fault: 'create_late', match: { customerId: body.customerId as string } }] });
+    const charge = await createCharge(stack, body);
+    const { attempts } = await submit(stack, charge.id);
+    const attempt = attempts[0];
+    expect(attempt.status).toBe('unknown');
+
+    // The resolver, after the window, rightly finds nothing yet: failed as not found.
+    const failed = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'failed', 10_000, 'the not-found failure');
+    expect(failed.attempts[0].resolvedBy).toBe('resolver');
+    expect(profile.chargesFor(stack.sim, attempt.id)).toHaveLength(0);
+
+    // Then the provider creates the payment, and no webhook tells us.
+    await waitFor(async () => profile.chargesFor(stack.sim, attempt.id).length, (n) => n === 1, 10_000, 'the late create');
+    expect(stack.sim.stats().faultsInjected.create_late).toBe(1);
+
+    // The customer tries again, twice: nothing new is sent, a person decides.
+    for (let i = 0; i < 2; i += 1) {
+      const view = await submit(stack, charge.id);
+      expect(view.status).toBe('in_review');
+      expect(view.attempts).toHaveLength(1);
+    }
+    expect(profile.requestsFor(stack.sim, attempt)).toBe(1);
+    const rechecks = await stack.db.getRepository(ProviderCallEntity).findBy({ attemptId: attempt.id, kind: 'recheck' });
+    expect(rechecks.map((r) => r.outcome)).toEqual(['found']);
+    const [item] = await stack.db.query<Array<{ reason: string }>>(`SELECT reason FROM review_items WHERE attempt_id = $1`, [attempt.id]);
+    expect(item.reason).toBe('provider_success_after_failure');
+    await expectAtMostOnePaymentPerCharge(stack, profile, await getCharge(stack, charge.id));
+  });
+
+  it('a clean miss on the re-check lets a new attempt open; the charge ends with one payment', async () => {
+    const body = profile.chargeBody();
+    stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId: body.customerId as string } }] });
+    const charge = await createCharge(stack, body);
+    await submit(stack, charge.id);
+    await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'failed', 10_000, 'the not-found failure');
+    const view = await submit(stack, charge.id);
+    expect(view.status).toBe('succeeded');
+    expect(view.attempts.map((a) => a.status)).toEqual(['failed', 'succeeded']);
+    const rechecks = await stack.db.getRepository(ProviderCallEntity).findBy({ attemptId: view.attempts[0].id, kind: 'recheck' });
+    expect(rechecks.map((r) => r.outcome)).toEqual(['not_found']);
+    await expectAtMostOnePaymentPerCharge(stack, profile, view);
+  });
+});

@@ -106,6 +106,16 @@ describe('the simulated Asaas API', () => {
     expect(sim.stats().asaas.createsByExternalReference['att-hang']).toBe(1);
   });
 
+  it('create_late creates the payment only after hangMs, long after the client gave up', async () => {
+    sim.configure({ hangMs: 1_500 });
+    sim.setFaults({ rules: [{ fault: 'create_late' }] });
+    const result = await asaas('POST', '/v3/payments', payment('att-late'));
+    expect(result.kind).toBe('no_response');
+    expect(sim.asaasPayments({ externalReference: 'att-late' })).toHaveLength(0);
+    await waitFor(() => sim.asaasPayments({ externalReference: 'att-late' }).length === 1, 3_000);
+    expect(sim.stats().faultsInjected.create_late).toBe(1);
+  });
+
   it('shares lookup faults with Stripe: a query 500 strikes the next Asaas list', async () => {
     sim.setFaults({ rules: [{ fault: '500', on: 'query' }] });
     expect((await asaas('GET', '/v3/payments?externalReference=x')).status).toBe(500);

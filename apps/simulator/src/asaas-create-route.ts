@@ -39,6 +39,13 @@ export async function createAsaasPaymentRoute(engine: AsaasEngine, request: Inco
   const fault = engine.faults.takeExecutionFault(facts);
   if (fault) engine.stats.countFault(fault);
   if (fault === '500_before_create') return reply(500, serverError());
+  if (fault === 'create_late') {
+    // Asaas holding a request past our read timeout and only then creating the payment: it appears after
+    // the client gave up (and after any grace it allowed).
+    engine.hangs.hold(response, engine.settings.hangMs);
+    engine.hangs.defer(engine.settings.hangMs, () => engine.createPayment(params));
+    return;
+  }
   const declined = fault === 'decline' || (params.billingType === 'CREDIT_CARD' && engine.settings.declineCustomers.includes(params.customer));
   // A refused card creates nothing at Asaas: the 400 names the card.
   if (declined) return reply(400, asaasError('invalid_creditCard', 'Transação não autorizada. Verifique os dados do cartão de crédito e tente novamente.'));
