@@ -6,6 +6,7 @@ import { CreateWebhookEvents1764680004000 } from './1764680004000-CreateWebhookE
 import { LateTruths1764680010000 } from './1764680010000-LateTruths.js';
 import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewReopensOnNewEvidence.js';
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
+import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   LateTruths1764680010000,
   ReviewQueue1764680020000,
   ReviewReopensOnNewEvidence1764680029000,
+  AddChargeBillingTypeAndDueDate1764680060000,
 ];

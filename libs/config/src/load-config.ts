@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 import { AppConfig, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
-const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY'];
+const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY', 'ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'];
 
 export class ConfigError extends Error {
   readonly code = 'invalid_config';
@@ -52,6 +52,10 @@ function crossFieldProblems(config: AppConfig): string[] {
   for (let i = 0; i < config.RESOLUTION_MAX_TRIES; i++) total += waits[Math.min(i, waits.length - 1)];
   if (total <= config.CONSISTENT_LOOKUP_GRACE_MS) {
     problems.push(`  RESOLUTION_BACKOFF_MS: its first RESOLUTION_MAX_TRIES waits (${total} ms) must outlast CONSISTENT_LOOKUP_GRACE_MS (${config.CONSISTENT_LOOKUP_GRACE_MS} ms)`);
+  }
+  // Real Asaas charges whose webhooks we would reject: every late payment would wait for a query or a person.
+  if (config.ASAAS_API_KEY && !config.ASAAS_WEBHOOK_TOKEN) {
+    problems.push('  ASAAS_WEBHOOK_TOKEN: must be set when ASAAS_API_KEY is (the token configured for the Asaas webhook)');
   }
   return problems;
 }
