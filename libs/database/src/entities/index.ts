@@ -4,6 +4,7 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
+import { RefundEntity } from './refund.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 
@@ -14,6 +15,7 @@ export const ENTITIES = [
   ChargeEntity,
   IdempotencyRecordEntity,
   ProviderCallEntity,
+  RefundEntity,
   ReviewItemEntity,
   WebhookEventEntity,
 ];
