@@ -6,12 +6,14 @@ import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
+import { RefundsModule } from '@app/refunds';
 import { WebhooksModule } from '@app/webhooks';
 import { ChargesController } from './charges/charges.controller.js';
+import { RefundsController } from './refunds/refunds.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule],
-  controllers: [ChargesController, WebhooksController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, RefundsModule],
+  controllers: [ChargesController, WebhooksController, RefundsController],
 })
 export class ApiModule {}

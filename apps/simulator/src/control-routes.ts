@@ -2,10 +2,12 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { InvalidControlInput, isRecord, optionalString } from './control-input.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './payment-intent.js';
+import type { RefundStatus } from './refund.js';
 import type { Simulator } from './simulator.js';
 import type { StripeEventType } from './stripe-events.js';
 
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
+const REFUND_STATUS_PATH = /^\/_sim\/refunds\/([^/]+)\/status$/;
 
 /** The control API: a thin JSON adapter over the `Simulator` methods, on its own port. */
 export function createControlRouter(simulator: Simulator): RequestListener {
@@ -29,6 +31,9 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
     if (endpoint === 'GET /_sim/intents') {
       return ok(simulator.intents({ attemptId: query('attemptId'), customerId: query('customerId') }));
     }
+    if (endpoint === 'GET /_sim/refunds') {
+      return ok(simulator.refunds({ paymentIntentId: query('paymentIntentId'), refundAttemptId: query('refundAttemptId') }));
+    }
     if (endpoint === 'GET /_sim/config') return ok(simulator.config());
     if (endpoint === 'GET /_sim/faults') return ok(simulator.pendingFaults());
     if (endpoint === 'GET /_sim/webhooks') return ok(simulator.webhookDeliveries());
@@ -39,6 +44,10 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   const statusPath = STATUS_PATH.exec(url.pathname);
   if (request.method === 'POST' && statusPath) {
     return ok(simulator.setIntentStatus(decodeURIComponent(statusPath[1]), body.status as IntentStatus));
+  }
+  const refundStatusPath = REFUND_STATUS_PATH.exec(url.pathname);
+  if (request.method === 'POST' && refundStatusPath) {
+    return ok(simulator.setRefundStatus(decodeURIComponent(refundStatusPath[1]), body.status as RefundStatus));
   }
   switch (endpoint) {
     case 'POST /_sim/reset':

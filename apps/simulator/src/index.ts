@@ -7,5 +7,6 @@ export type { LoggedCreateRequest } from './create-request-log.js';
 export type { CreateFault, FaultMatch, FaultPlan, FaultRule, PendingFaultRule, QueryFault, RandomFaults } from './fault-plan.js';
 export type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
 export { PROCESSING_METHOD } from './payment-intent.js';
-export type { StripeEvent, StripeEventType } from './stripe-events.js';
+export type { RefundEventType, StripeChargeObject, StripeEvent, StripeEventType } from './stripe-events.js';
 export type { WebhookDelivery } from './webhook-sender.js';
+export type { RefundStatus as SimRefundStatus, StripeRefund } from './refund.js';

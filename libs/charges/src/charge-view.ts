@@ -1,4 +1,5 @@
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import type { RefundSummary } from '@app/refunds';
 import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
 
 export interface AttemptView {
@@ -29,9 +30,11 @@ export interface ChargeView {
   disputed: boolean;
   disputeStatus: string | null;
   attempts: AttemptView[];
+  /** Our refunds of this charge (`refundedCents` stays what the provider reported). */
+  refunds: RefundSummary[];
 }
 
-export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean): ChargeView {
+export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean, refunds: RefundSummary[] = []): ChargeView {
   return {
     id: charge.id,
     orderId: charge.orderId,
@@ -55,5 +58,6 @@ export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity
       resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
       resolvedBy: a.resolvedBy,
     })),
+    refunds,
   };
 }

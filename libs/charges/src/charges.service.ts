@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
+import { refundSummariesOf } from '@app/refunds';
 import { ChargeExistsError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge-view.js';
 
@@ -65,7 +66,7 @@ export class ChargesService {
   async view(chargeId: string): Promise<ChargeView> {
     const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
     if (!charge) throw new ChargeNotFoundError(chargeId);
-    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
-    return toChargeView(charge, attempts, await chargeHasOpenReviewItem(this.db.manager, chargeId));
+    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
+    return toChargeView(charge, attempts, await chargeHasOpenReviewItem(this.db.manager, chargeId), await refundSummariesOf(this.db.manager, chargeId));
   }
 }
