@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderCallEntity, ReviewItemEntity } from '@app/database';
+import { signStripePayload } from '@app/gateways';
 import { createCharge, getCharge, transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -168,5 +169,32 @@ describe('refunds', () => {
     // The whole amount is refundable again.
     expect((await refund(stack, charge.id, 4990)).status).toBe('succeeded');
     expect(await committedCents(stack, charge.id)).toBe(4990);
+  });
+
+  it('a provider refunded total that counted an open refund of ours reaches a person when that refund then fails', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    const charge = await succeededCharge(stack, { customerId });
+    // The provider is slow to answer: every lookup fails for a while, so the refund stays unknown.
+    stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }, { fault: '500', on: 'query', times: 3 }] });
+    const created = await refund(stack, charge.id, 800);
+    expect(created.attempts[0].status).toBe('unknown');
+    // Meanwhile the provider reports 800 refunded on the charge: explained by our open refund, nothing to decide yet.
+    const event = { id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'charge.refunded', created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'ch_x', object: 'charge', payment_intent: charge.attempts[0].providerChargeId, amount: 4990, amount_refunded: 800, currency: 'usd' } } };
+    const raw = JSON.stringify(event);
+    const delivered = await stack.http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signStripePayload(raw, 'whsec_dev_simulator', Math.floor(Date.now() / 1000))).send(raw);
+    expect(delivered.body).toEqual({ duplicate: false, disposition: 'applied' });
+    expect((await getCharge(stack, charge.id)).refundedCents).toBe(800);
+
+    // Our refund is then failed as not found: the 800 the provider reported is no longer explained by ours.
+    const inReview = await waitFor(() => getRefund(stack, created.id), (r) => r.status === 'in_review', 10_000, 'the unexplained refund to reach a person');
+    expect(inReview.attempts[0]).toMatchObject({ status: 'failed', resolvedBy: 'resolver' });
+    expect(stack.sim.stats().faultsInjected.query_500).toBe(3);
+    const [item] = await stack.db.getRepository(ReviewItemEntity).findBy({ attemptId: created.attempts[0].id });
+    expect(item).toMatchObject({ state: 'open', reason: 'provider_refund_unexplained' });
+    expect(await committedCents(stack, charge.id)).toBe(0);
+    // Nothing new goes out for this refund while a person decides.
+    const retried = await stack.http.post(`/refunds/${created.id}/submit`).set(stack.auth('merchant'));
+    expect(retried.body.attempts).toHaveLength(1);
   });
 });

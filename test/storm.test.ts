@@ -41,6 +41,8 @@ describe('a storm of provider faults', () => {
 
   const submitTwice = (id: string) =>
     Promise.all([0, 1].map(() => stack.http.post(`/charges/${id}/submit`).set(stack.auth('merchant'))));
+  /** The first round's succeeded charges, refunded by the second test in the same storm. */
+  let succeededCharges: ChargeView[] = [];
   const settled = (v: ChargeView) => v.status === 'succeeded' || v.status === 'failed' || v.status === 'in_review';
 
   it('ends with at most one provider success per charge, each one recorded, and nothing left unowned', async () => {
@@ -86,8 +88,13 @@ describe('a storm of provider faults', () => {
       expect(await stack.db.getRepository(ReviewItemEntity).countBy({ attemptId: attempt.id, state: 'open' })).toBe(1);
     }
 
-    await refundStorm(views.filter((v) => v.status === 'succeeded'));
+    succeededCharges = views.filter((v) => v.status === 'succeeded');
   });
+
+  it('refunds in the same storm: per charge, refunded at the provider = our succeeded refunds ≤ captured, none twice', async () => {
+    expect(succeededCharges.length).toBeGreaterThan(CHARGES / 2);
+    await refundStorm(succeededCharges);
+  }, 120_000);
 
   /**
    * Refunds in the same storm (the same seeded faults, webhooks duplicated, reordered and dropped): three
@@ -95,6 +102,7 @@ describe('a storm of provider faults', () => {
    * failed one. At the end, per charge: refunded at the provider = our succeeded refunds ≤ captured.
    */
   async function refundStorm(succeeded: ChargeView[]): Promise<void> {
+    const injectedBefore = Object.values(stack.sim.stats().faultsInjected).reduce((a, b) => a + b, 0);
     const posted = await Promise.all(
       succeeded.flatMap((v) => [0, 1, 2].map(() => stack.http.post(`/charges/${v.id}/refunds`).set(stack.auth('merchant')).send({ amountCents: 2000 }))),
     );
@@ -111,6 +119,8 @@ describe('a storm of provider faults', () => {
 
     const stats = stack.sim.stats();
     expect(stats.refundsCreated).toBeGreaterThan(succeeded.length);
+    // The refunds met the storm's faults too.
+    expect(Object.values(stats.faultsInjected).reduce((a, b) => a + b, 0) - injectedBefore).toBeGreaterThan(succeeded.length / 4);
     expect(Math.max(...Object.values(stats.refundsByIdempotencyKey))).toBe(1);
     for (const charge of succeeded) {
       const view = (await stack.http.get(`/charges/${charge.id}`).set(stack.auth('merchant'))).body as ChargeView;
