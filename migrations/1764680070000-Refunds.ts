@@ -24,6 +24,8 @@ export class Refunds1764680070000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX ix_refunds_charge ON refunds (charge_id, created_at)`);
+    // A refund proposal (reconciliation, review) executes at most once, however often it is approved.
+    await q.query(`CREATE UNIQUE INDEX uq_refunds_proposal ON refunds (proposal_id) WHERE proposal_id IS NOT NULL`);
     // What open or succeeded refunds hold of the captured amount: never more than the charge, whoever races.
     await q.query(`ALTER TABLE charges ADD COLUMN refund_committed_cents bigint NOT NULL DEFAULT 0`);
     await q.query(`

@@ -4,6 +4,7 @@ import { ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { createCharge, getCharge, transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
+import { RefundsService } from '@app/refunds';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -196,5 +197,17 @@ describe('refunds', () => {
     // Nothing new goes out for this refund while a person decides.
     const retried = await stack.http.post(`/refunds/${created.id}/submit`).set(stack.auth('merchant'));
     expect(retried.body.attempts).toHaveLength(1);
+  });
+
+  it('a refund proposal executes at most once, however many approvals race (the path an approval will call)', async () => {
+    const charge = await succeededCharge(stack);
+    const proposalId = randomUUID();
+    const service = stack.app.get(RefundsService);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => service.create({ chargeId: charge.id, amountCents: 1000, reason: 'duplicate charge', proposalId }, 'approver')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected.map((r) => (r.reason as { code?: string }).code)).toEqual(Array(4).fill('refund_proposal_executed'));
+    expect(stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! })).toHaveLength(1);
+    expect(await committedCents(stack, charge.id)).toBe(1000);
   });
 });

@@ -7,7 +7,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundHasOpenReviewItem } from './refund-review.query.js';
-import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError } from './refunds.errors.js';
+import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError } from './refunds.errors.js';
 
 export interface NewRefund {
   chargeId: string;
@@ -56,7 +56,13 @@ export class RefundOpener {
         proposalId: input.proposalId ?? null,
         releasedAt: null,
       });
-      await em.insert(RefundEntity, refund);
+      try {
+        await em.insert(RefundEntity, refund);
+      } catch (error) {
+        // The whole transaction, the committed amount included, rolls back: the proposal's first refund stands.
+        if (input.proposalId && isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(input.proposalId);
+        throw error;
+      }
       const attempt = await this.insertAttempt(em, charge, refund, providerChargeId, actor);
       return { refund, attempt };
     });

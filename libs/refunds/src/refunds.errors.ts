@@ -30,3 +30,11 @@ export class PreviousRefundAttemptUnverifiedError extends DomainError {
     super(`refund ${refundId}: the provider could not confirm that attempt ${attemptId} refunded nothing; nothing was sent, try again later`, { refundId, attemptId });
   }
 }
+
+/** A refund proposal executes at most once: the unique index on `refunds.proposal_id` refused a second refund. */
+export class RefundProposalExecutedError extends DomainError {
+  readonly code = 'refund_proposal_executed';
+  constructor(proposalId: string) {
+    super(`refund proposal ${proposalId} was already executed`, { proposalId });
+  }
+}

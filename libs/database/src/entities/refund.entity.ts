@@ -9,6 +9,7 @@ import { ChargeEntity } from './charge.entity.js';
  */
 @Entity('refunds')
 @Index('ix_refunds_charge', ['chargeId', 'createdAt'])
+@Index('uq_refunds_proposal', ['proposalId'], { unique: true, where: `"proposal_id" IS NOT NULL` })
 @Check('refunds_amount_cents_check', `amount_cents > 0`)
 export class RefundEntity {
   @PrimaryColumn('uuid') id: string;
@@ -21,7 +22,7 @@ export class RefundEntity {
   @Column('text', { nullable: true }) reason: string | null;
   /** The token name that asked for it. */
   @Column('text', { name: 'created_by' }) createdBy: string;
-  /** The refund proposal (reconciliation, review) this refund executes, if any. */
+  /** The refund proposal (reconciliation, review) this refund executes, if any; unique, so it executes once. */
   @Column('uuid', { name: 'proposal_id', nullable: true }) proposalId: string | null;
   /** Set when its attempt was finally failed and its amount given back to the charge's refundable amount. */
   @Column('timestamptz', { name: 'released_at', nullable: true }) releasedAt: Date | null;
