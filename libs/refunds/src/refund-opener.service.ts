@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedByAbsence, mayOpenNewAttempt, payloadHash } from '@app/attempts';
+import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, mayOpenNewAttempt, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
@@ -94,7 +94,7 @@ export class RefundOpener {
       if (await refundHasOpenReviewItem(em, refundId)) return { kind: 'in_review' };
       if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled' };
       const last = attempts.at(-1);
-      if (last && failedByAbsence(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+      if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
       const providerChargeId = await this.capturedProviderCharge(em, charge.id);
       if (refund.releasedAt) {
         // The failure gave the amount back; trying again takes it again, within what is still refundable.

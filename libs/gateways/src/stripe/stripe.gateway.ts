@@ -127,7 +127,9 @@ export class StripeGateway extends PaymentGateway {
     const base = {
       customer: reference.customerId,
       'created[gte]': String(createdSec - LIST_SKEW_BEFORE_SEC),
-      'created[lte]': String(Math.ceil(Date.now() / 1000) + LIST_SKEW_AFTER_SEC),
+      // Requests for an attempt stop within its key's lifetime, so no intent of it can be newer than that (plus
+      // skew): a re-check days later does not page through everything the customer bought since.
+      'created[lte]': String(Math.min(Math.ceil(Date.now() / 1000), createdSec + Math.ceil(this.capabilities.keyLifetimeMs / 1000)) + LIST_SKEW_AFTER_SEC),
       limit: String(PAGE_SIZE),
     };
     const found: ProviderCharge[] = [];
