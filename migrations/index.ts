@@ -7,6 +7,7 @@ import { LateTruths1764680010000 } from './1764680010000-LateTruths.js';
 import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewReopensOnNewEvidence.js';
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
+import { Refunds1764680070000 } from './1764680070000-Refunds.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   ReviewQueue1764680020000,
   ReviewReopensOnNewEvidence1764680029000,
   AddChargeBillingTypeAndDueDate1764680060000,
+  Refunds1764680070000,
 ];

@@ -7,14 +7,16 @@ import { GatewaysModule } from '@app/gateways';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ReviewQueueModule } from '@app/review';
+import { RefundsModule } from '@app/refunds';
 import { WebhooksModule } from '@app/webhooks';
 import { ChargesController } from './charges/charges.controller.js';
+import { RefundsController } from './refunds/refunds.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { ReviewConsoleController } from './review/review-console.controller.js';
 import { ReviewController } from './review/review.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController],
 })
 export class ApiModule {}

@@ -5,6 +5,7 @@ import { ChargeEntity } from './charge.entity.js';
 import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
 import { ReviewAuditEntity } from './review-audit.entity.js';
+import { RefundEntity } from './refund.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 
@@ -16,6 +17,7 @@ export const ENTITIES = [
   IdempotencyRecordEntity,
   ProviderCallEntity,
   ReviewAuditEntity,
+  RefundEntity,
   ReviewItemEntity,
   WebhookEventEntity,
 ];
