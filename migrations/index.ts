@@ -3,6 +3,7 @@ import { CreateApiTokensAndIdempotency1764680001000 } from './1764680001000-Crea
 import { CreateReviewItems1764680002000 } from './1764680002000-CreateReviewItems.js';
 import { CreateScheduledRuns1764680003000 } from './1764680003000-CreateScheduledRuns.js';
 import { CreateWebhookEvents1764680004000 } from './1764680004000-CreateWebhookEvents.js';
+import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   CreateReviewItems1764680002000,
   CreateScheduledRuns1764680003000,
   CreateWebhookEvents1764680004000,
+  CreateReconciliation1764680030000,
 ];

@@ -14,6 +14,7 @@ export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown'
 @Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded'` })
 @Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
 @Index('ix_charge_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
+@Index('ix_charge_attempts_succeeded_created', ['provider', 'createdAt'], { where: `status = 'succeeded'` })
 @Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;

@@ -6,6 +6,11 @@ import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
+import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
+import { ReconciliationDivergenceEntity } from './reconciliation-divergence.entity.js';
+import { ReconciliationRunDivergenceEntity } from './reconciliation-run-divergence.entity.js';
+import { RefundProposalEntity } from './refund-proposal.entity.js';
+import { ReconciliationMoneyMovementEntity } from './reconciliation-money-movement.entity.js';
 
 export const ENTITIES = [
   ApiTokenEntity,
@@ -16,4 +21,9 @@ export const ENTITIES = [
   ProviderCallEntity,
   ReviewItemEntity,
   WebhookEventEntity,
+  ReconciliationRunEntity,
+  ReconciliationDivergenceEntity,
+  ReconciliationRunDivergenceEntity,
+  RefundProposalEntity,
+  ReconciliationMoneyMovementEntity,
 ];
