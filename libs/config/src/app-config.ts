@@ -85,4 +85,30 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(60_000)
   INBOUND_IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
+  /** When the worker reconciles the previous day (cron, seconds field optional), in RECONCILIATION_TZ; `off` disables it. */
+  @IsString() @Matches(/^(off|\S+( \S+){4,5})$/, { message: 'RECONCILIATION_CRON must be a 5- or 6-field cron expression, or off' })
+  RECONCILIATION_CRON = '0 2 * * *';
+
+  /** The time zone whose calendar day a reconciliation run covers. */
+  @IsString() @Matches(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/, { message: 'RECONCILIATION_TZ must be an IANA time zone such as America/Sao_Paulo' })
+  RECONCILIATION_TZ = 'America/Sao_Paulo';
+
+  /** Which statement the nightly job reads: `report` (the provider's file, for large days) or `api` (paging). */
+  @IsIn(['api', 'report'])
+  RECONCILIATION_SOURCE = 'report';
+
+  /** A run's lease; renewed while it works, taken over by another worker once it has expired. */
+  @Type(() => Number) @IsInt() @Min(1000)
+  RECONCILIATION_LEASE_MS = 60_000;
+
+  /** The statement is read this far past the day's end, so a charge sent just before midnight is not "missing". */
+  @Type(() => Number) @IsInt() @Min(0)
+  RECONCILIATION_MARGIN_MS = 3600_000;
+
+  /** How often a requested provider report is polled until its file is ready, and how long to wait at most. */
+  @Type(() => Number) @IsInt() @Min(10)
+  RECONCILIATION_REPORT_POLL_MS = 5000;
+
+  @Type(() => Number) @IsInt() @Min(1000)
+  RECONCILIATION_REPORT_TIMEOUT_MS = 1_800_000;
 }
