@@ -1,11 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { InvalidControlInput, isRecord, optionalString } from './control-input.js';
+import { InvalidControlInput, isRecord, optionalNumber, optionalString } from './control-input.js';
+import type { PlantChargeInput } from './simulator-engine.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './payment-intent.js';
 import type { Simulator } from './simulator.js';
 import type { StripeEventType } from './stripe-events.js';
 
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
+const MOVEMENT_PATH = /^\/_sim\/intents\/([^/]+)\/(refund|dispute)$/;
 
 /** The control API: a thin JSON adapter over the `Simulator` methods, on its own port. */
 export function createControlRouter(simulator: Simulator): RequestListener {
@@ -40,7 +42,15 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   if (request.method === 'POST' && statusPath) {
     return ok(simulator.setIntentStatus(decodeURIComponent(statusPath[1]), body.status as IntentStatus));
   }
+  const movementPath = MOVEMENT_PATH.exec(url.pathname);
+  if (request.method === 'POST' && movementPath) {
+    const input = { amount: optionalNumber(body.amount, 'amount'), created: optionalNumber(body.created, 'created') };
+    return ok(simulator.addMovement(decodeURIComponent(movementPath[1]), movementPath[2] as 'refund' | 'dispute', input));
+  }
   switch (endpoint) {
+    case 'POST /_sim/statement/charges':
+      if (!Array.isArray(body.charges)) throw new InvalidControlInput('charges must be an array');
+      return ok(simulator.plantCharges(body.charges as PlantChargeInput[]));
     case 'POST /_sim/reset':
       await simulator.reset();
       return ok({ reset: true });

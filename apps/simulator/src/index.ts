@@ -9,3 +9,4 @@ export type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
 export { PROCESSING_METHOD } from './payment-intent.js';
 export type { StripeEvent, StripeEventType } from './stripe-events.js';
 export type { WebhookDelivery } from './webhook-sender.js';
+export type { PlantChargeInput } from './simulator-engine.js';

@@ -23,6 +23,10 @@ export interface SimulatorConfig {
   createLatencyMs: number;
   /** Customers whose every charge is declined. */
   declineCustomers: string[];
+  /** How long a statement report run stays `pending` before its file is ready. */
+  reportDelayMs: number;
+  /** A report file stops sending after this many lines and hangs (a provider dying mid-file); null: never. */
+  reportStallAfterLines: number | null;
   webhook: WebhookSettings;
 }
 
@@ -35,6 +39,8 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   hangMs: 60_000,
   createLatencyMs: 0,
   declineCustomers: [],
+  reportDelayMs: 0,
+  reportStallAfterLines: null,
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
 };
 
@@ -48,6 +54,9 @@ export function applyConfigPatch(config: SimulatorConfig, patch: unknown): Simul
     hangMs: optionalNumber(input.hangMs, 'hangMs') ?? config.hangMs,
     createLatencyMs: optionalNumber(input.createLatencyMs, 'createLatencyMs') ?? config.createLatencyMs,
     declineCustomers: readCustomerList(input.declineCustomers) ?? config.declineCustomers,
+    reportDelayMs: optionalNumber(input.reportDelayMs, 'reportDelayMs') ?? config.reportDelayMs,
+    reportStallAfterLines:
+      input.reportStallAfterLines === null ? null : (optionalNumber(input.reportStallAfterLines, 'reportStallAfterLines') ?? config.reportStallAfterLines),
     webhook: {
       url: url === undefined ? config.webhook.url : url,
       secret: optionalString(webhook.secret, 'webhook.secret') ?? config.webhook.secret,

@@ -7,7 +7,7 @@ export interface SimulatorStatsSnapshot {
   idempotentReplays: number;
   /** Connections a hang fault is holding right now; 0 once every hung client has gone. */
   hangingConnections: number;
-  requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number };
+  requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number; balanceTransactions: number; reportRuns: number; reportFiles: number };
   webhooks: { sent: number; delivered: number; failed: number; forged: number; dropped: number; duplicated: number };
 }
 
@@ -54,7 +54,7 @@ function emptyStats(): SimulatorStatsSnapshot {
     createsByIdempotencyKey: {},
     idempotentReplays: 0,
     hangingConnections: 0,
-    requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0 },
+    requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0, balanceTransactions: 0, reportRuns: 0, reportFiles: 0 },
     webhooks: { sent: 0, delivered: 0, failed: 0, forged: 0, dropped: 0, duplicated: 0 },
   };
 }

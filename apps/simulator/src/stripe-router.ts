@@ -6,8 +6,11 @@ import { createPaymentIntentRoute } from './stripe-create-route.js';
 import { stripeErrors } from './stripe-errors.js';
 import { applyQueryFault, listIntents, retrieveIntent, searchIntents } from './stripe-query-routes.js';
 import type { QueryReply } from './stripe-query-routes.js';
+import { createReportRun, listBalanceTransactions, retrieveReportRun, streamReportFile } from './stripe-balance-routes.js';
 
 const INTENT_PATH = /^\/v1\/payment_intents\/([^/]+)$/;
+const REPORT_RUN_PATH = /^\/v1\/reporting\/report_runs\/([^/]+)$/;
+const FILE_CONTENTS_PATH = /^\/v1\/files\/([^/]+)\/contents$/;
 
 /** The Stripe-imitating API. Any error inside a route becomes a 500, never a crashed simulator. */
 export function createStripeRouter(engine: SimulatorEngine): RequestListener {
@@ -30,9 +33,14 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
   if (method === 'POST' && url.pathname === '/v1/payment_intents') {
     return createPaymentIntentRoute(engine, request, response);
   }
-  if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
-
   const reply: QueryReply = (status, body) => sendJson(response, status, body, { 'Request-Id': newStripeId('req') });
+  if (method === 'POST' && url.pathname === '/v1/reporting/report_runs') {
+    engine.stats.countRequest('reportRuns');
+    return createReportRun(engine, request, reply);
+  }
+  if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
+  const reportRunId = REPORT_RUN_PATH.exec(url.pathname)?.[1];
+  const fileId = FILE_CONTENTS_PATH.exec(url.pathname)?.[1];
   const intentId = INTENT_PATH.exec(url.pathname)?.[1];
   if (url.pathname === '/v1/payment_intents/search') {
     engine.stats.countRequest('searches');
@@ -40,6 +48,15 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
   } else if (url.pathname === '/v1/payment_intents') {
     engine.stats.countRequest('lists');
     if (!applyQueryFault(engine, response, reply)) listIntents(engine, url.searchParams, reply);
+  } else if (url.pathname === '/v1/balance_transactions') {
+    engine.stats.countRequest('balanceTransactions');
+    if (!applyQueryFault(engine, response, reply)) listBalanceTransactions(engine, url.searchParams, reply);
+  } else if (reportRunId) {
+    engine.stats.countRequest('reportRuns');
+    retrieveReportRun(engine, request, decodeURIComponent(reportRunId), reply);
+  } else if (fileId) {
+    engine.stats.countRequest('reportFiles');
+    if (!applyQueryFault(engine, response, reply)) await streamReportFile(engine, decodeURIComponent(fileId), response, reply);
   } else if (intentId) {
     engine.stats.countRequest('retrieves');
     if (!applyQueryFault(engine, response, reply)) retrieveIntent(engine, decodeURIComponent(intentId), reply);
