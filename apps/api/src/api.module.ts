@@ -6,12 +6,15 @@ import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
+import { ReconciliationModule } from '@app/reconciliation';
 import { WebhooksModule } from '@app/webhooks';
 import { ChargesController } from './charges/charges.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { ReconciliationController } from './reconciliation/reconciliation.controller.js';
+import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule],
-  controllers: [ChargesController, WebhooksController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReconciliationModule],
+  controllers: [ChargesController, WebhooksController, ReconciliationController, RefundProposalsController],
 })
 export class ApiModule {}

@@ -17,6 +17,14 @@ const STATUS_BY_CODE: Record<string, number> = {
   unknown_provider: HttpStatus.BAD_REQUEST,
   payload_mismatch: HttpStatus.INTERNAL_SERVER_ERROR,
   webhook_rejected: HttpStatus.BAD_REQUEST,
+  reconciliation_run_running: HttpStatus.CONFLICT,
+  reconciliation_run_not_found: HttpStatus.NOT_FOUND,
+  invalid_reconciliation_day: HttpStatus.BAD_REQUEST,
+  divergence_not_found: HttpStatus.NOT_FOUND,
+  refund_proposal_not_found: HttpStatus.NOT_FOUND,
+  refund_proposal_decided: HttpStatus.CONFLICT,
+  invalid_cursor: HttpStatus.BAD_REQUEST,
+  statement_unsupported: HttpStatus.BAD_REQUEST,
 };
 
 @Catch(DomainError)

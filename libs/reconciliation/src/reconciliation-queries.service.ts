@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ReconciliationDivergenceEntity, ReconciliationRunEntity } from '@app/database';
 import { DivergenceNotFoundError, InvalidCursorError, ReconciliationRunNotFoundError } from './reconciliation.errors.js';
 import { divergenceView, runView, type DivergenceView, type RunView } from './reconciliation.views.js';
+
+/** Milliseconds, the precision a cursor carries (PostgreSQL keeps microseconds, a JS Date does not). */
+const PAGE_ORDER = `date_trunc('milliseconds', d.created_at)`;
 
 export interface DivergenceFilter {
   runId?: string;
@@ -35,7 +38,7 @@ export class ReconciliationQueries {
   }
 
   async divergences(filter: DivergenceFilter): Promise<{ items: DivergenceView[]; nextCursor: string | null }> {
-    const query = this.db.getRepository(ReconciliationDivergenceEntity).createQueryBuilder('d').orderBy('d.created_at', 'ASC').addOrderBy('d.id', 'ASC').limit(filter.limit + 1);
+    const query = this.db.getRepository(ReconciliationDivergenceEntity).createQueryBuilder('d').orderBy(PAGE_ORDER, 'ASC').addOrderBy('d.id', 'ASC').limit(filter.limit + 1);
     if (filter.runId) {
       query.innerJoin('reconciliation_run_divergences', 'l', 'l.divergence_id = d.id AND l.run_id = :runId', { runId: filter.runId });
     }
@@ -44,9 +47,7 @@ export class ReconciliationQueries {
     if (filter.status) query.andWhere('d.status = :status', { status: filter.status });
     if (filter.cursor) {
       const after = decodeCursor(filter.cursor);
-      query.andWhere(
-        new Brackets((w) => w.where('d.created_at > :at', { at: after.at }).orWhere('d.created_at = :at AND d.id > :id', { at: after.at, id: after.id })),
-      );
+      query.andWhere(`(${PAGE_ORDER}, d.id) > (:at::timestamptz, :id::uuid)`, after);
     }
     const rows = await query.getMany();
     const page = rows.slice(0, filter.limit);

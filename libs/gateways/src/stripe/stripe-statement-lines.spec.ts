@@ -65,7 +65,7 @@ describe('lineFromReportRow', () => {
 
   it('refuses a row without an id or amount', () => {
     expect(() => lineFromReportRow({ ...row, balance_transaction_id: '' })).toThrow(StatementLineFormatError);
-    expect(() => lineFromReportRow({ ...row, gross: undefined as unknown as string })).toThrow(StatementLineFormatError);
+    expect(() => lineFromReportRow({ ...row, gross: undefined })).toThrow(StatementLineFormatError);
   });
 });
 
