@@ -27,12 +27,13 @@ describe('nightly reconciliation against the provider statement', () => {
   let stack: TestStack;
   let planted: Planted;
   const today = dayOf(new Date(), 'UTC');
+  type Divergence = { id: string; kind: string; providerChargeId: string | null; attemptId: string | null };
   const divergences = async (query: string) => {
     const res = await stack.http.get(`/reconciliation/divergences?${query}`).set(stack.auth('admin'));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body as { items: Array<Record<string, any>>; nextCursor: string | null };
+    return res.body as { items: Divergence[]; nextCursor: string | null };
   };
-  const byKind = (items: Array<Record<string, any>>) =>
+  const byKind = (items: Divergence[]) =>
     Object.fromEntries(
       ['provider_only', 'duplicate_charge', 'missing_at_provider', 'amount_mismatch', 'currency_mismatch'].map((kind) => [
         kind,
