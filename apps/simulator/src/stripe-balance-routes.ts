@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import { reportCsvRow, balanceTransactionJson, csvField } from './balance-json.js';
 import type { BalanceRange } from './balance-ledger.js';
 import { formString, parseFormBody } from './form-body.js';
@@ -68,7 +67,7 @@ export async function streamReportFile(engine: SimulatorEngine, fileId: string, 
   response.writeHead(200, { 'Content-Type': 'text/csv' });
   const stallAfter = engine.config.reportStallAfterLines;
   let written = 0;
-  if (!response.write(`${columns.map(csvField).join(',')}\n`)) await once(response, 'drain');
+  if (!response.write(`${columns.map(csvField).join(',')}\n`)) await drainedOrClosed(response);
   for (const entry of engine.balance.oldestFirst({ gte, lt })) {
     if (response.destroyed) return;
     if (stallAfter !== null && written === stallAfter) {
@@ -77,9 +76,22 @@ export async function streamReportFile(engine: SimulatorEngine, fileId: string, 
       return engine.hangs.hold(response, engine.config.hangMs);
     }
     written += 1;
-    if (!response.write(`${reportCsvRow(entry, columns)}\n`)) await Promise.race([once(response, 'drain'), once(response, 'close')]);
+    if (!response.write(`${reportCsvRow(entry, columns)}\n`)) await drainedOrClosed(response);
   }
   response.end();
+}
+
+/** Waits for room in the socket buffer, or for the client to have gone, leaving no listener behind. */
+function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.once('drain', done);
+    response.once('close', done);
+  });
 }
 
 function readRange(query: URLSearchParams, gteName: string, ltName: string): BalanceRange | null {
