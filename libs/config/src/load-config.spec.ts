@@ -27,4 +27,17 @@ describe('loadConfig', () => {
   it('refuses a send lease shorter than a provider call can take', () => {
     expect(() => loadConfig({ SUBMIT_LEASE_MS: '10000', PROVIDER_READ_TIMEOUT_MS: '15000' })).toThrow(/SUBMIT_LEASE_MS: must exceed/);
   });
+
+  it.each([
+    [{ RECONCILIATION_CRON: '0 2 * * *' }, null],
+    [{ RECONCILIATION_CRON: '*/5 * * * * *' }, null],
+    [{ RECONCILIATION_CRON: 'off' }, null],
+    [{ RECONCILIATION_CRON: '0 2 * *' }, /RECONCILIATION_CRON/],
+    [{ RECONCILIATION_CRON: '0 99 * * *' }, /RECONCILIATION_CRON/],
+    [{ RECONCILIATION_TZ: 'Mars/Olympus' }, /RECONCILIATION_TZ/],
+    [{ RECONCILIATION_SOURCE: 'ftp' }, /RECONCILIATION_SOURCE/],
+  ])('reconciliation schedule %j', (env, problem) => {
+    if (problem) expect(() => loadConfig(env)).toThrow(problem);
+    else expect(() => loadConfig(env)).not.toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { CronTime } from 'cron';
 import { AppConfig } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
@@ -39,7 +40,23 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfi
 function crossFieldProblems(config: AppConfig): string[] {
   const callMs = config.PROVIDER_CONNECT_TIMEOUT_MS + config.PROVIDER_READ_TIMEOUT_MS;
   // A lease shorter than a call lets the sweeper declare a live sender dead (safe, but needless unknowns).
-  return config.SUBMIT_LEASE_MS > callMs
-    ? []
-    : [`  SUBMIT_LEASE_MS: must exceed PROVIDER_CONNECT_TIMEOUT_MS + PROVIDER_READ_TIMEOUT_MS (${callMs} ms)`];
+  const problems =
+    config.SUBMIT_LEASE_MS > callMs ? [] : [`  SUBMIT_LEASE_MS: must exceed PROVIDER_CONNECT_TIMEOUT_MS + PROVIDER_READ_TIMEOUT_MS (${callMs} ms)`];
+  return [...problems, ...reconciliationScheduleProblems(config)];
+}
+
+/** A bad cron or zone would otherwise only surface when the worker boots, as a stack trace. */
+function reconciliationScheduleProblems(config: AppConfig): string[] {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: config.RECONCILIATION_TZ });
+  } catch {
+    return [`  RECONCILIATION_TZ: unknown time zone "${config.RECONCILIATION_TZ}"`];
+  }
+  if (config.RECONCILIATION_CRON === 'off') return [];
+  try {
+    new CronTime(config.RECONCILIATION_CRON, config.RECONCILIATION_TZ);
+    return [];
+  } catch (error) {
+    return [`  RECONCILIATION_CRON: ${error instanceof Error ? error.message : String(error)}`];
+  }
 }
