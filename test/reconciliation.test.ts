@@ -5,6 +5,7 @@ import { createCharge, submit, transitionsOf } from './support/charges.js';
 import { insertSucceededAttempt, reconcile, waitForRun } from './support/reconciliation.js';
 import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
 
 interface Planted {
   matched: string;
@@ -119,6 +120,11 @@ describe('nightly reconciliation against the provider statement', () => {
     // Refunds and disputes in the statement update the charge.
     const [charge] = await stack.db.query(`SELECT provider_refunded_cents::int AS r, provider_disputed_cents::int AS d FROM charges WHERE id = $1`, [planted.refundedCharge]);
     expect(charge).toEqual({ r: 1000, d: 4990 });
+
+    const metrics = (await stack.http.get('/metrics')).text;
+    expect(metrics).toMatch(/charge_once_reconciliation_open_divergences\{kind="provider_only"\} 1/);
+    expect(metrics).toMatch(/charge_once_reconciliation_last_run_lines\{provider="stripe"\} 9/);
+    expect(metrics).toMatch(/charge_once_reconciliation_last_success_timestamp_seconds\{provider="stripe"\} \d+/);
   });
 
   it('a second run of the same day changes nothing and keeps acknowledgements, through the report file too', async () => {
@@ -170,6 +176,28 @@ describe('nightly reconciliation against the provider statement', () => {
     expect((await stack.http.post(`/reconciliation/refund-proposals/${b.id}/reject`).set(stack.auth('admin')).send({})).body.state).toBe('rejected');
     expect((await stack.http.post(`/reconciliation/refund-proposals/${randomUUID()}/approve`).set(stack.auth('admin')).send({})).status).toBe(404);
     expect((await stack.http.post(`/reconciliation/refund-proposals/${b.id}/approve`).set(stack.auth('merchant')).send({})).status).toBe(403);
+  });
+
+  it('a statement page that fails once is asked again; one that keeps failing fails the run and concludes nothing', async () => {
+    const before = await stack.db.query(`SELECT id, run_id, status, updated_at FROM reconciliation_divergences ORDER BY id`);
+    stack.sim.setFaults({ rules: [{ fault: '500', on: 'query', times: 1 }] });
+    const recovered = await reconcile(stack, today, 'api');
+    expect(recovered.divergences).toMatchObject({ provider_only: 1, duplicate_charge: 1 });
+    expect(stack.sim.stats().faultsInjected.query_500).toBe(1);
+
+    stack.sim.setFaults({ rules: [{ fault: '500', on: 'query', times: 10 }] });
+    const res = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider: 'stripe', date: today });
+    const failed = await waitFor(
+      async () => (await stack.http.get(`/reconciliation/runs/${res.body.id}`).set(stack.auth('admin'))).body,
+      (r) => r.status !== 'running',
+      20_000,
+      'the run to fail',
+    );
+    expect(failed).toMatchObject({ status: 'failed', linesRead: 0, error: expect.stringMatching(/balance_transactions answered 500/) });
+    expect(stack.sim.stats().faultsInjected.query_500).toBe(5);
+    stack.sim.setFaults({ rules: [] });
+    expect(await stack.db.query(`SELECT id, run_id, status, updated_at FROM reconciliation_divergences ORDER BY id`)).toEqual(before);
+    expect((await divergences(`runId=${res.body.id}`)).items).toEqual([]);
   });
 
   it('refuses bad input with a 4xx naming the field, and a second run of a running day with 409 and its id', async () => {

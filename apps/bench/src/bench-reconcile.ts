@@ -10,6 +10,7 @@ import { intArg, startService, waitForHealth } from './bench-process.js';
  * the simulator (plus 3 provider-only charges), then reconciles the day in a real api process from dist/,
  * once through the provider's report file and once through API paging, each in a fresh process. Prints
  * seconds, lines/s and the process's peak RSS (VmHWM) per path. Asserts nothing; checks the outcome.
+ * `--reuse-db` skips re-seeding the database when it already holds the same number of lines.
  */
 const lines = intArg('lines', 10_000);
 const planted = 3;
@@ -19,10 +20,14 @@ const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 // A database of its own, recreated each time: the day must hold exactly what this bench seeds.
 const databaseUrl = new URL(base);
 databaseUrl.pathname = `${base.pathname}_reconcile`;
-const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: '/postgres' }).toString() });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS "${databaseUrl.pathname.slice(1)}" WITH (FORCE)`);
-await admin.end();
+// --reuse-db keeps a database an earlier run of the same size seeded (seeding a million rows takes minutes).
+const reuse = process.argv.includes('--reuse-db') && (await seededCount()) === lines;
+if (!reuse) {
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${databaseUrl.pathname.slice(1)}" WITH (FORCE)`);
+  await admin.end();
+}
 await migrateDatabase(databaseUrl.toString());
 
 const sim = await startSimulator({ port: 0, controlPort: 0 });
@@ -35,22 +40,12 @@ const uuidOf = (tag: string, i: number) => {
 console.log(`bench:reconcile  lines=${lines}: seeding ${lines} succeeded attempts and a ${lines + planted}-line statement for ${day} (UTC)...`);
 const seedStarted = performance.now();
 const BATCH = 100_000;
+if (reuse) {
+  await db.query(`TRUNCATE reconciliation_runs, reconciliation_divergences, reconciliation_run_divergences, refund_proposals, reconciliation_money_movements`);
+}
 for (let from = 1; from <= lines; from += BATCH) {
   const to = Math.min(lines, from + BATCH - 1);
-  // md5(tag || i)::uuid is the same id the simulator side computes with uuidOf.
-  await db.query(
-    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, provider, created_by)
-     SELECT md5('c' || i)::uuid, 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
-       FROM generate_series($1::int, $2::int) i`,
-    [from, to],
-  );
-  await db.query(
-    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
-     SELECT md5('a' || i)::uuid, md5('c' || i)::uuid, md5('k' || i)::uuid, 'stripe', 'succeeded', 'pi_bench_' || i, '', repeat('0', 64), 1, now(), 'submit',
-            to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
-       FROM generate_series($1::int, $2::int) i`,
-    [from, to, dayStart, lines],
-  );
+  if (!reuse) await seedAttempts(from, to);
   const charges = [];
   for (let i = from; i <= to; i += 1) {
     charges.push({
@@ -65,7 +60,10 @@ for (let from = 1; from <= lines; from += BATCH) {
 }
 sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false })));
 await db.query('ANALYZE');
-console.log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+console.log(
+  `  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s${reuse ? ' (database reused)' : ''}; ` +
+    `this process (holding the simulator's day) at ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+);
 
 const results: string[] = [];
 try {
@@ -91,7 +89,7 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
   });
   try {
     const url = `http://127.0.0.1:${port}`;
-    await waitForHealth(url);
+    await waitForHealth(url, 180_000);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const started = performance.now();
     const created = await fetch(`${url}/reconciliation/runs`, { method: 'POST', headers, body: JSON.stringify({ provider: 'stripe', date: day, source }) });
@@ -116,3 +114,33 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
     await api.stop();
   }
 }
+
+/** Charges and succeeded attempts `from`..`to`; md5(tag || i)::uuid is the id the simulator side computes with uuidOf. */
+async function seedAttempts(from: number, to: number): Promise<void> {
+  await db.query(
+    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, provider, created_by)
+     SELECT md5('c' || i)::uuid, 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
+       FROM generate_series($1::int, $2::int) i`,
+    [from, to],
+  );
+  await db.query(
+    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
+     SELECT md5('a' || i)::uuid, md5('c' || i)::uuid, md5('k' || i)::uuid, 'stripe', 'succeeded', 'pi_bench_' || i, '', repeat('0', 64), 1, now(), 'submit',
+            to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
+       FROM generate_series($1::int, $2::int) i`,
+    [from, to, dayStart, lines],
+  );
+}
+
+async function seededCount(): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl.toString() });
+  try {
+    await client.connect();
+    return (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM charge_attempts`)).rows[0].n;
+  } catch {
+    return -1;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+

@@ -37,6 +37,9 @@ export class BalanceLedger {
   private readonly byId = new Map<string, BalanceEntry>();
   private readonly chargeByIntent = new Map<string, BalanceEntry>();
   private nextSeq = 0;
+  private idCounter = 0;
+  /** Per simulator, so two simulators writing to one database never share a line id. */
+  private readonly tag = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
 
   get size(): number {
     return this.byId.size;
@@ -50,8 +53,15 @@ export class BalanceLedger {
     return this.chargeByIntent.get(paymentIntentId);
   }
 
+  /** A fresh id for a line or its source (`txn_`, `ch_`, `re_`, `du_`): unique, cheap, Stripe-shaped. */
+  newId(prefix: string): string {
+    return `${prefix}_${this.tag}${(this.idCounter++).toString(36).padStart(12, '0')}`;
+  }
+
   add(entry: Omit<BalanceEntry, 'seq'>): BalanceEntry {
-    const stored: BalanceEntry = { ...entry, seq: this.nextSeq++ };
+    // The caller's object is kept as is (no copy): a million-line day is a million objects, not two million.
+    const stored = entry as BalanceEntry;
+    stored.seq = this.nextSeq++;
     const dayNumber = Math.floor(stored.created / DAY_S);
     let day = this.days.get(dayNumber);
     if (!day) {

@@ -124,7 +124,7 @@ export class SimulatorEngine {
     if (!Number.isInteger(created)) throw new InvalidControlInput('created must be unix seconds');
     const metadata = input.metadata ?? {};
     let paymentIntentId = input.paymentIntentId ?? newStripeId('pi');
-    let chargeId = newStripeId('ch');
+    let chargeId = this.balance.newId('ch');
     if (input.recordIntent !== false) {
       const params = { amount: input.amount, currency: input.currency ?? 'usd', customer: input.customer ?? null, paymentMethod: 'pm_card_visa', confirm: true, metadata };
       const intent = moveIntentTo(newPaymentIntent(params, created * 1000), 'succeeded', created * 1000);
@@ -133,7 +133,7 @@ export class SimulatorEngine {
       this.ledger.add(intent, created * 1000);
     }
     const entry = this.balance.add({
-      id: newStripeId('txn'), created, type: 'charge', category: 'charge', amount: input.amount, currency: input.currency ?? 'usd',
+      id: this.balance.newId('txn'), created, type: 'charge', category: 'charge', amount: input.amount, currency: input.currency ?? 'usd',
       sourceId: chargeId, chargeId, paymentIntentId, customer: input.customer ?? null, metadata,
     });
     return { paymentIntentId, balanceTransactionId: entry.id };
@@ -147,12 +147,12 @@ export class SimulatorEngine {
     if (!Number.isInteger(amount) || amount <= 0) throw new InvalidControlInput('amount must be a positive integer');
     const entry = this.balance.add({
       ...charge,
-      id: newStripeId('txn'),
+      id: this.balance.newId('txn'),
       created: input.created ?? Math.floor(Date.now() / 1000),
       type: kind === 'refund' ? 'refund' : 'adjustment',
       category: kind,
       amount: -amount,
-      sourceId: newStripeId(kind === 'refund' ? 're' : 'du'),
+      sourceId: this.balance.newId(kind === 'refund' ? 're' : 'du'),
     });
     return { balanceTransactionId: entry.id };
   }
@@ -180,7 +180,7 @@ export class SimulatorEngine {
   private recordChargeIfSucceeded(intent: StripePaymentIntent): void {
     if (intent.status !== 'succeeded' || this.balance.chargeOf(intent.id) || !intent.latest_charge) return;
     this.balance.add({
-      id: newStripeId('txn'), created: Math.floor(Date.now() / 1000), type: 'charge', category: 'charge', amount: intent.amount,
+      id: this.balance.newId('txn'), created: Math.floor(Date.now() / 1000), type: 'charge', category: 'charge', amount: intent.amount,
       currency: intent.currency, sourceId: intent.latest_charge, chargeId: intent.latest_charge, paymentIntentId: intent.id,
       customer: intent.customer, metadata: intent.metadata,
     });
