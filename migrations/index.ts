@@ -8,6 +8,7 @@ import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewR
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
 import { Refunds1764680070000 } from './1764680070000-Refunds.js';
+import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   ReviewReopensOnNewEvidence1764680029000,
   AddChargeBillingTypeAndDueDate1764680060000,
   Refunds1764680070000,
+  CreateReconciliation1764680030000,
 ];

@@ -8,15 +8,18 @@ import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ReviewQueueModule } from '@app/review';
 import { RefundsModule } from '@app/refunds';
+import { ReconciliationModule } from '@app/reconciliation';
 import { WebhooksModule } from '@app/webhooks';
 import { ChargesController } from './charges/charges.controller.js';
 import { RefundsController } from './refunds/refunds.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { ReviewConsoleController } from './review/review-console.controller.js';
 import { ReviewController } from './review/review.controller.js';
+import { ReconciliationController } from './reconciliation/reconciliation.controller.js';
+import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController],
 })
 export class ApiModule {}

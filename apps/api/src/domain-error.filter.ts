@@ -30,6 +30,14 @@ const STATUS_BY_CODE: Record<string, number> = {
   review_provider_evidence_refused: HttpStatus.CONFLICT,
   review_second_reviewer_required: HttpStatus.FORBIDDEN,
   review_second_provider_charge: HttpStatus.CONFLICT,
+  reconciliation_run_running: HttpStatus.CONFLICT,
+  reconciliation_run_not_found: HttpStatus.NOT_FOUND,
+  invalid_reconciliation_day: HttpStatus.BAD_REQUEST,
+  divergence_not_found: HttpStatus.NOT_FOUND,
+  refund_proposal_not_found: HttpStatus.NOT_FOUND,
+  refund_proposal_decided: HttpStatus.CONFLICT,
+  invalid_cursor: HttpStatus.BAD_REQUEST,
+  statement_unsupported: HttpStatus.BAD_REQUEST,
 };
 
 @Catch(DomainError)

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { InvalidControlInput, isRecord, optionalString } from './control-input.js';
+import { InvalidControlInput, isRecord, optionalNumber, optionalString } from './control-input.js';
+import type { PlantChargeInput } from './simulator-engine.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './payment-intent.js';
 import type { RefundStatus } from './refund.js';
@@ -11,6 +12,7 @@ import type { AsaasPaymentStatus } from './asaas-payment.js';
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
 const ASAAS_STATUS_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/status$/;
 const REFUND_STATUS_PATH = /^\/_sim\/refunds\/([^/]+)\/status$/;
+const MOVEMENT_PATH = /^\/_sim\/intents\/([^/]+)\/(refund|dispute)$/;
 
 /** The control API: a thin JSON adapter over the `Simulator` methods, on its own port. */
 export function createControlRouter(simulator: Simulator): RequestListener {
@@ -61,6 +63,11 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   if (request.method === 'POST' && refundStatusPath) {
     return ok(simulator.setRefundStatus(decodeURIComponent(refundStatusPath[1]), body.status as RefundStatus));
   }
+  const movementPath = MOVEMENT_PATH.exec(url.pathname);
+  if (request.method === 'POST' && movementPath) {
+    const input = { amount: optionalNumber(body.amount, 'amount'), created: optionalNumber(body.created, 'created') };
+    return ok(simulator.addMovement(decodeURIComponent(movementPath[1]), movementPath[2] as 'refund' | 'dispute', input));
+  }
   switch (endpoint) {
     case 'POST /_sim/asaas/webhooks/send':
       return ok(
@@ -70,6 +77,9 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
           forged: body.forged === true,
         }),
       );
+    case 'POST /_sim/statement/charges':
+      if (!Array.isArray(body.charges)) throw new InvalidControlInput('charges must be an array');
+      return ok(simulator.plantCharges(body.charges as PlantChargeInput[]));
     case 'POST /_sim/reset':
       await simulator.reset();
       return ok({ reset: true });

@@ -12,3 +12,4 @@ export type { WebhookDelivery } from './webhook-sender.js';
 export type { AsaasPayment, AsaasPaymentStatus } from './asaas-payment.js';
 export type { AsaasEvent, AsaasEventType } from './asaas-events.js';
 export type { RefundStatus as SimRefundStatus, StripeRefund } from './refund.js';
+export type { PlantChargeInput } from './simulator-engine.js';

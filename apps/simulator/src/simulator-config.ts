@@ -25,6 +25,10 @@ export interface SimulatorConfig {
   queryLatencyMs: number;
   /** Customers whose every charge is declined. */
   declineCustomers: string[];
+  /** How long a statement report run stays `pending` before its file is ready. */
+  reportDelayMs: number;
+  /** A report file stops sending after this many lines and hangs (a provider dying mid-file); null: never. */
+  reportStallAfterLines: number | null;
   webhook: WebhookSettings;
   /** Asaas's list by filter only sees payments older than this; a retrieve by id never lags. */
   asaasListLagMs: number;
@@ -46,6 +50,8 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   createLatencyMs: 0,
   queryLatencyMs: 0,
   declineCustomers: [],
+  reportDelayMs: 0,
+  reportStallAfterLines: null,
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
   asaasListLagMs: 0,
   asaasWebhook: { url: null, secret: DEFAULT_ASAAS_WEBHOOK_TOKEN, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
@@ -60,6 +66,9 @@ export function applyConfigPatch(config: SimulatorConfig, patch: unknown): Simul
     createLatencyMs: optionalNumber(input.createLatencyMs, 'createLatencyMs') ?? config.createLatencyMs,
     queryLatencyMs: optionalNumber(input.queryLatencyMs, 'queryLatencyMs') ?? config.queryLatencyMs,
     declineCustomers: readCustomerList(input.declineCustomers) ?? config.declineCustomers,
+    reportDelayMs: optionalNumber(input.reportDelayMs, 'reportDelayMs') ?? config.reportDelayMs,
+    reportStallAfterLines:
+      input.reportStallAfterLines === null ? null : (optionalNumber(input.reportStallAfterLines, 'reportStallAfterLines') ?? config.reportStallAfterLines),
     webhook: readWebhookSettings(input.webhook, 'webhook', config.webhook),
     asaasListLagMs: optionalNumber(input.asaasListLagMs, 'asaasListLagMs') ?? config.asaasListLagMs,
     asaasWebhook: readWebhookSettings(input.asaasWebhook, 'asaasWebhook', config.asaasWebhook),

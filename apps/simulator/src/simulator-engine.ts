@@ -1,5 +1,8 @@
 import { AsaasEngine } from './asaas-engine.js';
+import { BalanceLedger } from './balance-ledger.js';
 import { InvalidControlInput } from './control-input.js';
+import { newStripeId } from './ids.js';
+import { ReportRunStore } from './report-runs.js';
 import { CreateRequestLog } from './create-request-log.js';
 import { FaultPlanner } from './fault-plan.js';
 import { HangTracker } from './hang-tracker.js';
@@ -27,6 +30,9 @@ const NO_ORIGIN: EventOrigin = { requestId: null, idempotencyKey: null };
 export class SimulatorEngine {
   readonly ledger = new PaymentIntentLedger();
   readonly refundLedger = new RefundLedger();
+  /** The statement: balance changes indexed by day, for balance transactions and report files. */
+  readonly balance = new BalanceLedger();
+  readonly reportRuns = new ReportRunStore();
   readonly idempotency = new IdempotencyStore();
   readonly faults = new FaultPlanner();
   readonly stats = new SimulatorStats();
@@ -67,6 +73,7 @@ export class SimulatorEngine {
       else moveIntentTo(intent, outcome.kind, now);
     }
     this.ledger.add(intent, now);
+    this.recordChargeIfSucceeded(intent);
     this.stats.countIntentCreated(origin.idempotencyKey);
     const events = [buildEvent('payment_intent.created', intent, origin, now)];
     const statusEvent = eventTypeForStatus(intent);
@@ -124,6 +131,7 @@ export class SimulatorEngine {
     const intent = this.requireIntent(intentId);
     if (!INTENT_STATUSES.includes(status as IntentStatus)) throw new InvalidControlInput(`unknown status ${String(status)}`);
     moveIntentTo(intent, status as IntentStatus, Date.now());
+    this.recordChargeIfSucceeded(intent);
     const type = eventTypeForStatus(intent);
     if (type) this.webhooks.emit([buildEvent(type, intent, NO_ORIGIN, Date.now())]);
     return intent;
@@ -157,11 +165,57 @@ export class SimulatorEngine {
     );
   }
 
+  /**
+   * Money taken at the provider that our service may never have recorded: a succeeded intent with its charge
+   * line, `created` backdated into any day. `recordIntent: false` keeps only the statement line (bulk
+   * benchmark days hold a million of them without a PaymentIntent object each).
+   */
+  plantCharge(input: PlantChargeInput): { paymentIntentId: string; balanceTransactionId: string } {
+    const created = input.created ?? Math.floor(Date.now() / 1000);
+    if (!Number.isInteger(input.amount) || input.amount <= 0) throw new InvalidControlInput('amount must be a positive integer');
+    if (!Number.isInteger(created)) throw new InvalidControlInput('created must be unix seconds');
+    const metadata = input.metadata ?? {};
+    let paymentIntentId = input.paymentIntentId ?? newStripeId('pi');
+    let chargeId = this.balance.newId('ch');
+    if (input.recordIntent !== false) {
+      const params = { amount: input.amount, currency: input.currency ?? 'usd', customer: input.customer ?? null, paymentMethod: 'pm_card_visa', confirm: true, metadata };
+      const intent = moveIntentTo(newPaymentIntent(params, created * 1000), 'succeeded', created * 1000);
+      paymentIntentId = intent.id;
+      chargeId = intent.latest_charge!;
+      this.ledger.add(intent, created * 1000);
+    }
+    const entry = this.balance.add({
+      id: this.balance.newId('txn'), created, type: 'charge', category: 'charge', amount: input.amount, currency: input.currency ?? 'usd',
+      sourceId: chargeId, chargeId, paymentIntentId, customer: input.customer ?? null, metadata,
+    });
+    return { paymentIntentId, balanceTransactionId: entry.id };
+  }
+
+  /** A refund or dispute of a charged intent: a negative statement line, `created` backdatable. */
+  addMovement(intentId: string, kind: 'refund' | 'dispute', input: { amount?: number; created?: number } = {}): { balanceTransactionId: string } {
+    const charge = this.balance.chargeOf(intentId);
+    if (!charge) throw new InvalidControlInput(`no charge for payment intent ${intentId}`);
+    const amount = input.amount ?? charge.amount;
+    if (!Number.isInteger(amount) || amount <= 0) throw new InvalidControlInput('amount must be a positive integer');
+    const entry = this.balance.add({
+      ...charge,
+      id: this.balance.newId('txn'),
+      created: input.created ?? Math.floor(Date.now() / 1000),
+      type: kind === 'refund' ? 'refund' : 'adjustment',
+      category: kind,
+      amount: -amount,
+      sourceId: this.balance.newId(kind === 'refund' ? 're' : 'du'),
+    });
+    return { balanceTransactionId: entry.id };
+  }
+
   /** Forgets everything and returns to the configuration the simulator was started with. */
   reset(): void {
     this.hangs.releaseAll();
     this.ledger.clear();
     this.refundLedger.clear();
+    this.balance.clear();
+    this.reportRuns.clear();
     this.idempotency.clear();
     this.faults.clear();
     this.stats.reset();
@@ -177,6 +231,16 @@ export class SimulatorEngine {
     this.asaas.close();
   }
 
+  /** A succeeded intent moves money once: its charge line is written the first time it succeeds. */
+  private recordChargeIfSucceeded(intent: StripePaymentIntent): void {
+    if (intent.status !== 'succeeded' || this.balance.chargeOf(intent.id) || !intent.latest_charge) return;
+    this.balance.add({
+      id: this.balance.newId('txn'), created: Math.floor(Date.now() / 1000), type: 'charge', category: 'charge', amount: intent.amount,
+      currency: intent.currency, sourceId: intent.latest_charge, chargeId: intent.latest_charge, paymentIntentId: intent.id,
+      customer: intent.customer, metadata: intent.metadata,
+    });
+  }
+
   private requireIntent(intentId: string): StripePaymentIntent {
     const intent = this.ledger.get(intentId);
     if (!intent) throw new InvalidControlInput(`no such payment intent: ${intentId}`);
@@ -187,4 +251,16 @@ export class SimulatorEngine {
 function requireEventType(value: unknown): StripeEventType {
   if (!EVENT_TYPES.includes(value as StripeEventType)) throw new InvalidControlInput(`unknown event type ${String(value)}`);
   return value as StripeEventType;
+}
+
+export interface PlantChargeInput {
+  amount: number;
+  currency?: string;
+  /** Unix seconds; defaults to now. */
+  created?: number;
+  metadata?: Record<string, string>;
+  customer?: string;
+  /** Only with `recordIntent: false`; otherwise the intent gets a fresh id. */
+  paymentIntentId?: string;
+  recordIntent?: boolean;
 }

@@ -1,6 +1,7 @@
 import type { LoggedCreateRequest } from './create-request-log.js';
 import type { FaultPlan, PendingFaultRule } from './fault-plan.js';
 import type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
+import type { PlantChargeInput } from './simulator-engine.js';
 import type { SimulatorConfig, SimulatorConfigPatch } from './simulator-config.js';
 import type { SimulatorStatsSnapshot } from './simulator-stats.js';
 import type { StripeEventType } from './stripe-events.js';
@@ -55,6 +56,10 @@ export interface Simulator {
   sendWebhook(input: { eventType: StripeEventType; intentId: string }): Promise<WebhookDelivery>;
   /** `POST /_sim/webhooks/forge {type, attemptId?}`: one event signed with the wrong secret, now. */
   forgeWebhook(input: { type: StripeEventType; attemptId?: string }): Promise<WebhookDelivery>;
+  /** `POST /_sim/statement/charges {charges:[...]}`: money taken at the provider, backdatable into any day. */
+  plantCharges(charges: PlantChargeInput[]): Array<{ paymentIntentId: string; balanceTransactionId: string }>;
+  /** `POST /_sim/intents/:id/refund|dispute {amount?, created?}`: a negative statement line for a charge. */
+  addMovement(intentId: string, kind: 'refund' | 'dispute', input?: { amount?: number; created?: number }): { balanceTransactionId: string };
   /** `GET /_sim/webhooks`: every delivery attempted, in order. */
   webhookDeliveries(): WebhookDelivery[];
   /** `GET /_sim/asaas/payments?externalReference=&customer=`: every Asaas payment, deleted or not, never lagged. */

@@ -41,6 +41,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setIntentStatus: (intentId, status) => structuredClone(engine.setIntentStatus(intentId, status)),
     sendWebhook: ({ eventType, intentId }) => engine.sendWebhook(eventType, intentId),
     forgeWebhook: ({ type, attemptId }) => engine.forgeWebhook(type, attemptId),
+    plantCharges: (charges) => charges.map((charge) => engine.plantCharge(charge)),
+    addMovement: (intentId, kind, input) => engine.addMovement(intentId, kind, input),
     webhookDeliveries: () => engine.webhooks.deliveries(),
     webhooksIdle: async () => {
       await Promise.all([engine.webhooks.idle(), engine.asaas.webhooks.idle()]);

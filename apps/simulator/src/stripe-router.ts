@@ -9,9 +9,12 @@ import { stripeErrors } from './stripe-errors.js';
 import { applyQueryFault, listIntents, listRefunds, retrieveIntent, retrieveRefund, searchIntents } from './stripe-query-routes.js';
 import { createRefundRoute } from './stripe-refund-route.js';
 import type { QueryReply } from './stripe-query-routes.js';
+import { createReportRun, listBalanceTransactions, retrieveReportRun, streamReportFile } from './stripe-balance-routes.js';
 
 const INTENT_PATH = /^\/v1\/payment_intents\/([^/]+)$/;
 const REFUND_PATH = /^\/v1\/refunds\/([^/]+)$/;
+const REPORT_RUN_PATH = /^\/v1\/reporting\/report_runs\/([^/]+)$/;
+const FILE_CONTENTS_PATH = /^\/v1\/files\/([^/]+)\/contents$/;
 
 /** The Stripe-imitating API. Any error inside a route becomes a 500, never a crashed simulator. */
 export function createStripeRouter(engine: SimulatorEngine): RequestListener {
@@ -37,9 +40,14 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
     return createPaymentIntentRoute(engine, request, response);
   }
   if (method === 'POST' && url.pathname === '/v1/refunds') return createRefundRoute(engine, request, response);
-  if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
-
   const reply: QueryReply = (status, body) => sendJson(response, status, body, { 'Request-Id': newStripeId('req') });
+  if (method === 'POST' && url.pathname === '/v1/reporting/report_runs') {
+    engine.stats.countRequest('reportRuns');
+    return createReportRun(engine, request, reply);
+  }
+  if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
+  const reportRunId = REPORT_RUN_PATH.exec(url.pathname)?.[1];
+  const fileId = FILE_CONTENTS_PATH.exec(url.pathname)?.[1];
   const intentId = INTENT_PATH.exec(url.pathname)?.[1];
   // Counted on arrival, answered after the latency: a test can act while a query is in flight.
   const latency = () => (engine.config.queryLatencyMs > 0 ? sleep(engine.config.queryLatencyMs) : Promise.resolve());
@@ -58,6 +66,15 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
   } else if (refundId) {
     engine.stats.countRequest('refundRetrieves');
     if (!applyQueryFault(engine, response, reply)) retrieveRefund(engine, decodeURIComponent(refundId), reply);
+  } else if (url.pathname === '/v1/balance_transactions') {
+    engine.stats.countRequest('balanceTransactions');
+    if (!applyQueryFault(engine, response, reply)) listBalanceTransactions(engine, url.searchParams, reply);
+  } else if (reportRunId) {
+    engine.stats.countRequest('reportRuns');
+    retrieveReportRun(engine, request, decodeURIComponent(reportRunId), reply);
+  } else if (fileId) {
+    engine.stats.countRequest('reportFiles');
+    if (!applyQueryFault(engine, response, reply)) await streamReportFile(engine, decodeURIComponent(fileId), response, reply);
   } else if (intentId) {
     engine.stats.countRequest('retrieves');
     await latency();

@@ -7,14 +7,16 @@ import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
 import { LoggerModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
+import { ReconciliationModule } from '@app/reconciliation';
 import { ResolutionModule } from '@app/resolution';
 import { ResolveAsaasAttemptProcessor, ResolveStripeAttemptProcessor } from './resolve-attempt.processor.js';
 import { SendAttemptProcessor } from './send-attempt.processor.js';
 import { ScheduledWork } from './scheduled-work.js';
+import { ReconciliationSchedule } from './reconciliation-schedule.js';
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
-  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule],
-  providers: [SendAttemptProcessor, ResolveStripeAttemptProcessor, ResolveAsaasAttemptProcessor, ScheduledWork],
+  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule],
+  providers: [SendAttemptProcessor, ResolveStripeAttemptProcessor, ResolveAsaasAttemptProcessor, ScheduledWork, ReconciliationSchedule],
 })
 export class WorkerModule {}

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsTimeZone, Length, Matches, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
 
 const MS_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
 
@@ -79,10 +79,6 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(1)
   ASAAS_QUERY_RATE_PER_S = 2;
 
-  /** The business's time zone: an Asaas charge with no due date falls due today there. */
-  @IsString() @IsTimeZone()
-  RECONCILIATION_TZ = 'America/Sao_Paulo';
-
   @Type(() => Number) @IsInt() @Min(1)
   PROVIDER_CONNECT_TIMEOUT_MS = 3000;
 
@@ -128,4 +124,30 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(0)
   REVIEW_FOUR_EYES_AMOUNT_CENTS = 100_000;
 
+  /** When the worker reconciles the previous day (cron, seconds field optional), in RECONCILIATION_TZ; `off` disables it. */
+  @IsString() @Matches(/^(off|\S+( \S+){4,5})$/, { message: 'RECONCILIATION_CRON must be a 5- or 6-field cron expression, or off' })
+  RECONCILIATION_CRON = '0 2 * * *';
+
+  /** The business's time zone: the calendar day a reconciliation run covers, and "today" for an Asaas due date. */
+  @IsString() @Matches(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/, { message: 'RECONCILIATION_TZ must be an IANA time zone such as America/Sao_Paulo' })
+  RECONCILIATION_TZ = 'America/Sao_Paulo';
+
+  /** Which statement the nightly job reads: `report` (the provider's file, for large days) or `api` (paging). */
+  @IsIn(['api', 'report'])
+  RECONCILIATION_SOURCE = 'report';
+
+  /** A run's lease; renewed while it works, taken over by another worker once it has expired. */
+  @Type(() => Number) @IsInt() @Min(1000)
+  RECONCILIATION_LEASE_MS = 60_000;
+
+  /** The statement is read this far past the day's end, so a charge sent just before midnight is not "missing". */
+  @Type(() => Number) @IsInt() @Min(0)
+  RECONCILIATION_MARGIN_MS = 3600_000;
+
+  /** How often a requested provider report is polled until its file is ready, and how long to wait at most. */
+  @Type(() => Number) @IsInt() @Min(10)
+  RECONCILIATION_REPORT_POLL_MS = 5000;
+
+  @Type(() => Number) @IsInt() @Min(1000)
+  RECONCILIATION_REPORT_TIMEOUT_MS = 1_800_000;
 }

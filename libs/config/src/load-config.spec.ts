@@ -68,4 +68,17 @@ describe('loadConfig', () => {
   ])('stops with a message naming %s when it is malformed (Asaas settings)', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
+
+  it.each([
+    [{ RECONCILIATION_CRON: '0 2 * * *' }, null],
+    [{ RECONCILIATION_CRON: '*/5 * * * * *' }, null],
+    [{ RECONCILIATION_CRON: 'off' }, null],
+    [{ RECONCILIATION_CRON: '0 2 * *' }, /RECONCILIATION_CRON/],
+    [{ RECONCILIATION_CRON: '0 99 * * *' }, /RECONCILIATION_CRON/],
+    [{ RECONCILIATION_TZ: 'Mars/Olympus' }, /RECONCILIATION_TZ/],
+    [{ RECONCILIATION_SOURCE: 'ftp' }, /RECONCILIATION_SOURCE/],
+  ])('reconciliation schedule %j', (env, problem) => {
+    if (problem) expect(() => loadConfig(env)).toThrow(problem);
+    else expect(() => loadConfig(env)).not.toThrow();
+  });
 });

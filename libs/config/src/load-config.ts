@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { CronTime } from 'cron';
 import { AppConfig, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
@@ -57,5 +58,21 @@ function crossFieldProblems(config: AppConfig): string[] {
   if (config.ASAAS_API_KEY && !config.ASAAS_WEBHOOK_TOKEN) {
     problems.push('  ASAAS_WEBHOOK_TOKEN: must be set when ASAAS_API_KEY is (the token configured for the Asaas webhook)');
   }
-  return problems;
+  return [...problems, ...reconciliationScheduleProblems(config)];
+}
+
+/** A bad cron or zone would otherwise only surface when the worker boots, as a stack trace. */
+function reconciliationScheduleProblems(config: AppConfig): string[] {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: config.RECONCILIATION_TZ });
+  } catch {
+    return [`  RECONCILIATION_TZ: unknown time zone "${config.RECONCILIATION_TZ}"`];
+  }
+  if (config.RECONCILIATION_CRON === 'off') return [];
+  try {
+    new CronTime(config.RECONCILIATION_CRON, config.RECONCILIATION_TZ);
+    return [];
+  } catch (error) {
+    return [`  RECONCILIATION_CRON: ${error instanceof Error ? error.message : String(error)}`];
+  }
 }

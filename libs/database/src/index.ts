@@ -15,3 +15,8 @@ export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-aud
 export { ScheduledRunGuard } from './scheduled-run.guard.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';
 export { RefundEntity } from './entities/refund.entity.js';
+export { ReconciliationRunEntity, type ReconciliationRunStatus, type ReconciliationTrigger, type StatementSourceColumn } from './entities/reconciliation-run.entity.js';
+export { ReconciliationDivergenceEntity, type DivergenceKindColumn } from './entities/reconciliation-divergence.entity.js';
+export { ReconciliationRunDivergenceEntity } from './entities/reconciliation-run-divergence.entity.js';
+export { RefundProposalEntity, type RefundProposalState } from './entities/refund-proposal.entity.js';
+export { ReconciliationMoneyMovementEntity } from './entities/reconciliation-money-movement.entity.js';

@@ -15,4 +15,6 @@ export interface GatewayCapabilities {
   /** Queries per second allowed across all workers. */
   queryRatePerSecond: number;
   webhookAuth: 'hmac_sha256_timestamped' | 'static_token' | 'mtls';
+  /** Where a day's statement can be read for reconciliation; empty when the adapter cannot read one yet. */
+  statementSources: ReadonlyArray<'api' | 'report'>;
 }

@@ -24,6 +24,8 @@ import { AsaasGateway } from './asaas/asaas.gateway.js';
           keyLifetimeMs: config.STRIPE_KEY_LIFETIME_MS,
           consistencyWindowMs: config.STRIPE_CONSISTENCY_WINDOW_MS,
           queryRatePerSecond: config.STRIPE_QUERY_RATE_PER_S,
+          reportPollMs: config.RECONCILIATION_REPORT_POLL_MS,
+          reportTimeoutMs: config.RECONCILIATION_REPORT_TIMEOUT_MS,
         }),
     },
     {

@@ -19,6 +19,7 @@ export type AttemptOperationColumn = 'charge' | 'refund';
 @Index('uq_charge_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
 @Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
 @Index('ix_charge_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
+@Index('ix_charge_attempts_succeeded_created', ['provider', 'createdAt'], { where: `status = 'succeeded'` })
 @Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
 @Check('charge_attempts_operation_check', `operation IN ('charge','refund')`)
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)

@@ -29,6 +29,9 @@ export class ChargeEntity {
   @Column('date', { name: 'due_date', nullable: true }) dueDate: string | null;
   /** The token name that created it. */
   @Column('text', { name: 'created_by' }) createdBy: string;
+  /** What the provider's statement says was refunded / disputed (written by reconciliation). */
+  @Column('bigint', { name: 'provider_refunded_cents', default: 0, transformer: bigintNumber }) providerRefundedCents: number;
+  @Column('bigint', { name: 'provider_disputed_cents', default: 0, transformer: bigintNumber }) providerDisputedCents: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

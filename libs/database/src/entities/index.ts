@@ -8,6 +8,11 @@ import { ReviewAuditEntity } from './review-audit.entity.js';
 import { RefundEntity } from './refund.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
+import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
+import { ReconciliationDivergenceEntity } from './reconciliation-divergence.entity.js';
+import { ReconciliationRunDivergenceEntity } from './reconciliation-run-divergence.entity.js';
+import { RefundProposalEntity } from './refund-proposal.entity.js';
+import { ReconciliationMoneyMovementEntity } from './reconciliation-money-movement.entity.js';
 
 export const ENTITIES = [
   ApiTokenEntity,
@@ -20,4 +25,9 @@ export const ENTITIES = [
   RefundEntity,
   ReviewItemEntity,
   WebhookEventEntity,
+  ReconciliationRunEntity,
+  ReconciliationDivergenceEntity,
+  ReconciliationRunDivergenceEntity,
+  RefundProposalEntity,
+  ReconciliationMoneyMovementEntity,
 ];

@@ -20,6 +20,8 @@ export const ASAAS_CAPABILITIES: GatewayCapabilities = {
   // 2/s drains a backlog without spending the day's quota in an hour.
   queryRatePerSecond: 2,
   webhookAuth: 'static_token',
+  // The adapter does not read Asaas's statement yet: the nightly job skips it rather than failing every night.
+  statementSources: [],
 };
 
 export function asaasCapabilities(settings: AsaasCapabilitySettings = {}): GatewayCapabilities {

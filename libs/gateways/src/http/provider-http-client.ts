@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { streamOnce, type ProviderHttpStreamResult } from './provider-http-stream.js';
 
 export interface ProviderHttpTimeouts {
   /** From the start of the call until the TCP (and TLS) connection is up. Short: nothing was sent yet. */
@@ -47,6 +48,17 @@ export class ProviderHttpClient {
         sendOnce(request, this.timeouts, resolve);
       } catch (error) {
         // Only an invalid URL or header gets here, before any socket exists: nothing was sent.
+        resolve({ kind: 'connect_failed', errorCode: codeOf(error), message: messageOf(error), durationMs: 0 });
+      }
+    });
+  }
+
+  /** Like `send`, but hands the response body over as a stream instead of buffering it (statement files). */
+  stream(request: ProviderHttpRequest): Promise<ProviderHttpStreamResult> {
+    return new Promise((resolve) => {
+      try {
+        streamOnce(request, this.timeouts, resolve);
+      } catch (error) {
         resolve({ kind: 'connect_failed', errorCode: codeOf(error), message: messageOf(error), durationMs: 0 });
       }
     });

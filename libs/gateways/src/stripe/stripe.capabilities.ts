@@ -22,6 +22,8 @@ export const STRIPE_CAPABILITIES: GatewayCapabilities = {
   // Below Stripe's 25 rps per-endpoint sandbox limit, leaving room for creates.
   queryRatePerSecond: 20,
   webhookAuth: 'hmac_sha256_timestamped',
+  // Balance transactions paged through the API, or the itemized balance change report file.
+  statementSources: ['api', 'report'],
 };
 
 export function stripeCapabilities(settings: StripeCapabilitySettings = {}): GatewayCapabilities {

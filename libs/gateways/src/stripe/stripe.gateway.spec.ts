@@ -74,6 +74,7 @@ describe('StripeGateway against the simulator', () => {
       consistencyWindowMs: 300,
       queryRatePerSecond: 5,
       webhookAuth: 'hmac_sha256_timestamped',
+      statementSources: ['api', 'report'],
     });
   });
 

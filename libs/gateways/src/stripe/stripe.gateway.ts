@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayCallResult } from '../gateway-call-result.js';
 import type { GatewayCapabilities } from '../gateway-capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult } from '../payment-gateway.port.js';
+import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http-client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
 import { encodeStripeCharge } from './stripe-charge-encoding.js';
@@ -12,6 +12,7 @@ import type { PageOutcome } from './stripe-lookup-results.js';
 import { encodeStripeRefund } from './stripe-refund-encoding.js';
 import { findStripeRefund } from './stripe-refund-lookup.js';
 import { toCreateRefundResult } from './stripe-refund-response.js';
+import { StripeStatementReader } from './stripe-statement.reader.js';
 
 export interface StripeGatewaySettings {
   /** `https://api.stripe.com`, or a simulator such as `http://127.0.0.1:12111`. */
@@ -24,6 +25,9 @@ export interface StripeGatewaySettings {
   queryRatePerSecond?: number;
   /** Sent as `Stripe-Version` when set; otherwise the account's default version applies. */
   apiVersion?: string;
+  /** How often a requested statement report is polled, and for how long at most. */
+  reportPollMs?: number;
+  reportTimeoutMs?: number;
 }
 
 /** The list window opens this long before the attempt was created, to absorb clock skew with Stripe. */
@@ -45,6 +49,7 @@ export class StripeGateway extends PaymentGateway {
   private readonly apiBase: string;
   /** A true private field: invisible to JSON.stringify and util.inspect, so logging the gateway leaks no key. */
   readonly #commonHeaders: Readonly<Record<string, string>>;
+  readonly #statements: StripeStatementReader;
 
   constructor(settings: StripeGatewaySettings) {
     super();
@@ -56,6 +61,17 @@ export class StripeGateway extends PaymentGateway {
       Authorization: `Bearer ${settings.secretKey}`,
       ...(settings.apiVersion ? { 'Stripe-Version': settings.apiVersion } : {}),
     };
+    this.#statements = new StripeStatementReader(this.http, {
+      apiBase: this.apiBase,
+      headers: this.#commonHeaders,
+      reportPollMs: settings.reportPollMs ?? 5000,
+      reportTimeoutMs: settings.reportTimeoutMs ?? 1_800_000,
+    });
+  }
+
+  /** Balance transactions of [from, to): paged from the API, or the itemized report's file, streamed. */
+  override statement(request: StatementRequest): AsyncIterable<StatementLine> {
+    return request.source === 'report' ? this.#statements.reportLines(request) : this.#statements.apiLines(request);
   }
 
   encodeCharge(request: ChargeRequest): string {

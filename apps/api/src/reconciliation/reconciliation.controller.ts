@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { ReconciliationQueries, ReconciliationRunsService, type DivergenceView, type RunView } from '@app/reconciliation';
+import { AcknowledgeDivergenceDto, CreateRunDto, ListDivergencesQuery, ListRunsQuery } from './reconciliation.dto.js';
+import { DivergencePageDoc, DivergenceViewDoc, RunAcceptedView, RunViewDoc } from './reconciliation.view-classes.js';
+
+@ApiTags('reconciliation')
+@ApiBearerAuth()
+@Roles('admin')
+@Controller('reconciliation')
+export class ReconciliationController {
+  constructor(
+    private readonly runs: ReconciliationRunsService,
+    private readonly queries: ReconciliationQueries,
+  ) {}
+
+  @Post('runs')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: RunAcceptedView, description: 'started; 409 with the running run id if the day is already running' })
+  createRun(@Body() body: CreateRunDto, @CurrentActor() actor: Actor): Promise<{ id: string; status: 'running' }> {
+    return this.runs.request({ provider: body.provider, day: body.date, source: body.source, requestedBy: actor.name });
+  }
+
+  @Get('runs')
+  @ApiOkResponse({ type: [RunViewDoc] })
+  listRuns(@Query() query: ListRunsQuery): Promise<RunView[]> {
+    return this.queries.runs(query);
+  }
+
+  @Get('runs/:id')
+  @ApiOkResponse({ type: RunViewDoc })
+  getRun(@Param('id', ParseUUIDPipe) id: string): Promise<RunView> {
+    return this.queries.run(id);
+  }
+
+  @Get('divergences')
+  @ApiOkResponse({ type: DivergencePageDoc })
+  listDivergences(@Query() query: ListDivergencesQuery): Promise<{ items: DivergenceView[]; nextCursor: string | null }> {
+    return this.queries.divergences({ ...query, limit: query.limit ?? 50 });
+  }
+
+  @Post('divergences/:id/ack')
+  @HttpCode(200)
+  @ApiOkResponse({ type: DivergenceViewDoc })
+  acknowledge(@Param('id', ParseUUIDPipe) id: string, @Body() body: AcknowledgeDivergenceDto, @CurrentActor() actor: Actor): Promise<DivergenceView> {
+    return this.queries.acknowledge(id, body.note, actor.name);
+  }
+}

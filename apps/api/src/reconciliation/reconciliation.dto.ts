@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { DIVERGENCE_KINDS } from '@app/reconciliation';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export class CreateRunDto {
+  @ApiProperty({ example: 'stripe' })
+  @IsString() @Length(1, 50)
+  provider: string;
+
+  @ApiProperty({ description: 'the day in RECONCILIATION_TZ', example: '2026-12-01' })
+  @IsString() @Matches(DAY, { message: 'date must be written YYYY-MM-DD' })
+  date: string;
+
+  @ApiPropertyOptional({ enum: ['api', 'report'], description: 'api paging (default) or the provider report file' })
+  @IsOptional() @IsIn(['api', 'report'])
+  source?: 'api' | 'report';
+}
+
+export class ListRunsQuery {
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 50)
+  provider?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-01' }) @IsOptional() @Matches(DAY, { message: 'from must be written YYYY-MM-DD' })
+  from?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-30' }) @IsOptional() @Matches(DAY, { message: 'to must be written YYYY-MM-DD' })
+  to?: string;
+}
+
+export class ListDivergencesQuery {
+  @ApiPropertyOptional() @IsOptional() @IsUUID()
+  runId?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 50)
+  provider?: string;
+
+  @ApiPropertyOptional({ enum: DIVERGENCE_KINDS }) @IsOptional() @IsIn(DIVERGENCE_KINDS)
+  kind?: string;
+
+  @ApiPropertyOptional({ enum: ['open', 'acknowledged'] }) @IsOptional() @IsIn(['open', 'acknowledged'])
+  status?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 500)
+  cursor?: string;
+
+  @ApiPropertyOptional({ default: 50, maximum: 500 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500)
+  limit?: number;
+}
+
+export class AcknowledgeDivergenceDto {
+  @ApiProperty({ description: 'why this divergence needs nothing more (required)', example: 'refunded by hand, ticket FIN-12' })
+  @IsString() @Length(1, 2000)
+  note: string;
+}
+
+export class DecideRefundProposalDto {
+  @ApiPropertyOptional({ example: 'customer confirmed the double charge' })
+  @IsOptional() @IsString() @Length(1, 2000)
+  note?: string;
+}
+
+export class ListRefundProposalsQuery {
+  @ApiPropertyOptional({ enum: ['proposed', 'approved', 'rejected', 'executed'] })
+  @IsOptional() @IsIn(['proposed', 'approved', 'rejected', 'executed'])
+  state?: 'proposed' | 'approved' | 'rejected' | 'executed';
+}

@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** OpenAPI shapes of what the reconciliation endpoints answer. */
+export class RunAcceptedView {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: ['running'] }) status: 'running';
+}
+
+export class RunViewDoc {
+  @ApiProperty() id: string;
+  @ApiProperty() provider: string;
+  @ApiProperty({ example: '2026-12-01' }) date: string;
+  @ApiProperty({ enum: ['api', 'report'] }) source: string;
+  @ApiProperty({ enum: ['scheduled', 'manual'] }) trigger: string;
+  @ApiProperty({ enum: ['running', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty() linesRead: number;
+  @ApiProperty() matched: number;
+  @ApiProperty() settled: number;
+  @ApiProperty({ description: 'count by kind', example: { provider_only: 1, duplicate_charge: 0 } }) divergences: Record<string, number>;
+  @ApiProperty({ description: 'how many executors claimed it (more than 1: taken over)' }) executions: number;
+  @ApiProperty() startedAt: Date;
+  @ApiPropertyOptional({ nullable: true }) finishedAt: Date | null;
+  @ApiPropertyOptional({ nullable: true }) error: string | null;
+}
+
+export class DivergenceViewDoc {
+  @ApiProperty() id: string;
+  @ApiProperty({ description: 'the run that first found it' }) runId: string;
+  @ApiProperty({ enum: ['provider_only', 'duplicate_charge', 'missing_at_provider', 'amount_mismatch', 'currency_mismatch'] }) kind: string;
+  @ApiProperty() provider: string;
+  @ApiProperty() day: string;
+  @ApiPropertyOptional({ nullable: true }) providerChargeId: string | null;
+  @ApiPropertyOptional({ nullable: true }) chargeId: string | null;
+  @ApiPropertyOptional({ nullable: true }) attemptId: string | null;
+  @ApiProperty() amountCents: number;
+  @ApiProperty() currency: string;
+  @ApiProperty({ enum: ['open', 'acknowledged'] }) status: string;
+  @ApiProperty({ type: Object }) detail: object;
+  @ApiPropertyOptional({ nullable: true }) note: string | null;
+  @ApiPropertyOptional({ nullable: true }) acknowledgedBy: string | null;
+  @ApiPropertyOptional({ nullable: true }) acknowledgedAt: Date | null;
+}
+
+export class DivergencePageDoc {
+  @ApiProperty({ type: [DivergenceViewDoc] }) items: DivergenceViewDoc[];
+  @ApiPropertyOptional({ nullable: true }) nextCursor: string | null;
+}
+
+export class RefundProposalViewDoc {
+  @ApiProperty() id: string;
+  @ApiProperty() divergenceId: string;
+  @ApiProperty() provider: string;
+  @ApiProperty() providerChargeId: string;
+  @ApiPropertyOptional({ nullable: true }) chargeId: string | null;
+  @ApiProperty() amountCents: number;
+  @ApiProperty() currency: string;
+  @ApiProperty({ enum: ['provider_only', 'duplicate_charge'] }) reason: string;
+  @ApiProperty({ enum: ['proposed', 'approved', 'rejected', 'executed'] }) state: string;
+  @ApiPropertyOptional({ nullable: true }) decidedBy: string | null;
+  @ApiPropertyOptional({ nullable: true }) decidedAt: Date | null;
+  @ApiPropertyOptional({ nullable: true }) decisionNote: string | null;
+  @ApiProperty() createdAt: Date;
+}

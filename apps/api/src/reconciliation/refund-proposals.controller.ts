@@ -1,0 +1,34 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { RefundProposalsService, type RefundProposalView } from '@app/reconciliation';
+import { DecideRefundProposalDto, ListRefundProposalsQuery } from './reconciliation.dto.js';
+import { RefundProposalViewDoc } from './reconciliation.view-classes.js';
+
+@ApiTags('reconciliation')
+@ApiBearerAuth()
+@Roles('admin')
+@Controller('reconciliation/refund-proposals')
+export class RefundProposalsController {
+  constructor(private readonly proposals: RefundProposalsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: [RefundProposalViewDoc] })
+  list(@Query() query: ListRefundProposalsQuery): Promise<RefundProposalView[]> {
+    return this.proposals.list(query.state);
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RefundProposalViewDoc })
+  approve(@Param('id', ParseUUIDPipe) id: string, @Body() body: DecideRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
+    return this.proposals.approve(id, actor.name, body.note ?? null);
+  }
+
+  @Post(':id/reject')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RefundProposalViewDoc })
+  reject(@Param('id', ParseUUIDPipe) id: string, @Body() body: DecideRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
+    return this.proposals.reject(id, actor.name, body.note ?? null);
+  }
+}

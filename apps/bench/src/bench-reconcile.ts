@@ -1,0 +1,146 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { migrateDatabase } from '@app/database';
+import { startSimulator } from '@app/simulator';
+import { intArg, startService, waitForHealth } from './bench-process.js';
+
+/**
+ * `npm run bench:reconcile -- --lines=1000000`: seeds N succeeded attempts and an N-line statement day at
+ * the simulator (plus 3 provider-only charges), then reconciles the day in a real api process from dist/,
+ * once through the provider's report file and once through API paging, each in a fresh process. Prints
+ * seconds, lines/s and the process's peak RSS (VmHWM) per path. Asserts nothing; checks the outcome.
+ * `--reuse-db` skips re-seeding the database when it already holds the same number of lines.
+ */
+const lines = intArg('lines', 10_000);
+const planted = 3;
+const day = '2026-11-15';
+const dayStart = Date.parse(`${day}T00:00:00Z`) / 1000;
+const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench');
+// A database of its own, recreated each time: the day must hold exactly what this bench seeds.
+const databaseUrl = new URL(base);
+databaseUrl.pathname = `${base.pathname}_reconcile`;
+// --reuse-db keeps a database an earlier run of the same size seeded (seeding a million rows takes minutes).
+const reuse = process.argv.includes('--reuse-db') && (await seededCount()) === lines;
+if (!reuse) {
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${databaseUrl.pathname.slice(1)}" WITH (FORCE)`);
+  await admin.end();
+}
+await migrateDatabase(databaseUrl.toString());
+
+const sim = await startSimulator({ port: 0, controlPort: 0 });
+const db = new pg.Pool({ connectionString: databaseUrl.toString(), max: 4 });
+const uuidOf = (tag: string, i: number) => {
+  const h = createHash('md5').update(`${tag}${i}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
+console.log(`bench:reconcile  lines=${lines}: seeding ${lines} succeeded attempts and a ${lines + planted}-line statement for ${day} (UTC)...`);
+const seedStarted = performance.now();
+const BATCH = 100_000;
+if (reuse) {
+  await db.query(`TRUNCATE reconciliation_runs, reconciliation_divergences, reconciliation_run_divergences, refund_proposals, reconciliation_money_movements`);
+}
+for (let from = 1; from <= lines; from += BATCH) {
+  const to = Math.min(lines, from + BATCH - 1);
+  if (!reuse) await seedAttempts(from, to);
+  const charges = [];
+  for (let i = from; i <= to; i += 1) {
+    charges.push({
+      amount: 1000 + (i % 9000),
+      created: dayStart + Math.floor(((i - 1) * 86400) / lines),
+      paymentIntentId: `pi_bench_${i}`,
+      recordIntent: false,
+      metadata: { attempt_id: uuidOf('a', i), charge_id: uuidOf('c', i) },
+    });
+  }
+  sim.plantCharges(charges);
+}
+sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false })));
+await db.query('ANALYZE');
+console.log(
+  `  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s${reuse ? ' (database reused)' : ''}; ` +
+    `this process (holding the simulator's day) at ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+);
+
+const results: string[] = [];
+try {
+  for (const source of ['report', 'api'] as const) results.push(await reconcileIn(source));
+} finally {
+  await db.end();
+  await sim.close();
+}
+for (const line of results) console.log(line);
+
+async function reconcileIn(source: 'report' | 'api'): Promise<string> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const token = `admin-${randomUUID()}`;
+  const api = startService('api', {
+    DATABASE_URL: databaseUrl.toString(),
+    PORT: String(port),
+    API_TOKENS: `admin:${token}`,
+    STRIPE_API_BASE: sim.apiUrl,
+    STRIPE_SECRET_KEY: 'sk_test_bench',
+    RECONCILIATION_TZ: 'UTC',
+    RECONCILIATION_REPORT_POLL_MS: '50',
+    RECONCILIATION_LEASE_MS: '30000',
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, 180_000);
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const started = performance.now();
+    const created = await fetch(`${url}/reconciliation/runs`, { method: 'POST', headers, body: JSON.stringify({ provider: 'stripe', date: day, source }) });
+    if (created.status !== 202) throw new Error(`POST /reconciliation/runs answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    let run: { status: string; linesRead: number; matched: number; divergences: Record<string, number>; error: string | null; startedAt: string; finishedAt: string };
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      run = (await (await fetch(`${url}/reconciliation/runs/${id}`, { headers })).json()) as typeof run;
+      if (run.status !== 'running') break;
+    }
+    const wall = (performance.now() - started) / 1000;
+    if (run.status !== 'succeeded') throw new Error(`run ${source} ${run.status}: ${run.error}`);
+    const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
+    const ok = run.linesRead === lines + planted && run.matched === lines && run.divergences.provider_only === planted && run.divergences.missing_at_provider === 0;
+    return (
+      `  ${source.padEnd(6)} ${String(run.linesRead).padStart(8)} lines in ${seconds.toFixed(1)} s (${Math.round(run.linesRead / seconds)} lines/s; ` +
+      `${wall.toFixed(1)} s from request to answer), peak RSS ${api.peakRssMiB().toFixed(0)} MiB; matched ${run.matched}, ` +
+      `divergences ${JSON.stringify(run.divergences)} ${ok ? '(as seeded)' : '(NOT as seeded)'}`
+    );
+  } finally {
+    await api.stop();
+  }
+}
+
+/** Charges and succeeded attempts `from`..`to`; md5(tag || i)::uuid is the id the simulator side computes with uuidOf. */
+async function seedAttempts(from: number, to: number): Promise<void> {
+  await db.query(
+    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, provider, created_by)
+     SELECT md5('c' || i)::uuid, 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
+       FROM generate_series($1::int, $2::int) i`,
+    [from, to],
+  );
+  await db.query(
+    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
+     SELECT md5('a' || i)::uuid, md5('c' || i)::uuid, md5('k' || i)::uuid, 'stripe', 'succeeded', 'pi_bench_' || i, '', repeat('0', 64), 1, now(), 'submit',
+            to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
+       FROM generate_series($1::int, $2::int) i`,
+    [from, to, dayStart, lines],
+  );
+}
+
+async function seededCount(): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl.toString() });
+  try {
+    await client.connect();
+    return (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM charge_attempts`)).rows[0].n;
+  } catch {
+    return -1;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+

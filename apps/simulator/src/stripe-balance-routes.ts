@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { reportCsvRow, balanceTransactionJson, csvField } from './balance-json.js';
+import type { BalanceRange } from './balance-ledger.js';
+import { formString, parseFormBody } from './form-body.js';
+import { headerValue, readBody } from './http-io.js';
+import type { SimulatorEngine } from './simulator-engine.js';
+import { stripeErrors } from './stripe-errors.js';
+import type { QueryReply } from './stripe-query-routes.js';
+
+const DEFAULT_LIMIT = 10;
+const SUPPORTED_REPORT = 'balance_change_from_activity.itemized.3';
+const DEFAULT_COLUMNS = ['balance_transaction_id', 'created_utc', 'currency', 'gross', 'fee', 'net', 'reporting_category', 'source_id', 'charge_id', 'payment_intent_id'];
+
+/** `GET /v1/balance_transactions`: newest first, `created[gte|lt]`, `starting_after`, `expand[]=data.source`. */
+export function listBalanceTransactions(engine: SimulatorEngine, query: URLSearchParams, reply: QueryReply): void {
+  const limit = Number(query.get('limit') ?? DEFAULT_LIMIT);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return reply(400, stripeErrors.invalidParam('limit', 'This value must be between 1 and 100.'));
+  const range = readRange(query, 'created[gte]', 'created[lt]');
+  if (!range) return reply(400, stripeErrors.invalidParam('created', 'Invalid timestamp.'));
+  const cursorId = query.get('starting_after');
+  const cursor = cursorId ? engine.balance.get(cursorId) : undefined;
+  if (cursorId && !cursor) return reply(400, stripeErrors.resourceMissing(cursorId));
+  const expand = query.getAll('expand[]').includes('data.source');
+  const data: Record<string, unknown>[] = [];
+  let hasMore = false;
+  for (const entry of engine.balance.newestFirst(range, cursor)) {
+    if (data.length === limit) {
+      hasMore = true;
+      break;
+    }
+    data.push(balanceTransactionJson(entry, expand));
+  }
+  reply(200, { object: 'list', data, has_more: hasMore, url: '/v1/balance_transactions' });
+}
+
+/** `POST /v1/reporting/report_runs`: only the itemized balance change report is simulated. */
+export async function createReportRun(engine: SimulatorEngine, request: IncomingMessage, reply: QueryReply): Promise<void> {
+  const form = parseFormBody(await readBody(request));
+  const reportType = formString(form, 'report_type');
+  if (reportType !== SUPPORTED_REPORT) return reply(400, stripeErrors.invalidParam('report_type', `The simulator only runs ${SUPPORTED_REPORT}.`));
+  const start = Number(formString(form, 'parameters', 'interval_start'));
+  const end = Number(formString(form, 'parameters', 'interval_end'));
+  if (!Number.isInteger(start) || !Number.isInteger(end) || end <= start) {
+    return reply(400, stripeErrors.invalidParam('parameters[interval_start]', 'interval_start and interval_end must be timestamps, start before end.'));
+  }
+  const columns = formList(form, 'parameters', 'columns');
+  const id = engine.reportRuns.create(
+    { report_type: reportType, parameters: { interval_start: start, interval_end: end, columns: columns.length > 0 ? columns : DEFAULT_COLUMNS } },
+    headerValue(request, 'idempotency-key'),
+    engine.config.reportDelayMs,
+    Date.now(),
+  );
+  reply(200, engine.reportRuns.get(id, Date.now(), fileUrlFor(request)));
+}
+
+export function retrieveReportRun(engine: SimulatorEngine, request: IncomingMessage, id: string, reply: QueryReply): void {
+  const run = engine.reportRuns.get(id, Date.now(), fileUrlFor(request));
+  if (run) reply(200, run);
+  else reply(404, stripeErrors.resourceMissing(id));
+}
+
+/** `GET /v1/files/:id/contents`: the report's CSV, written as the client reads it (backpressure honoured). */
+export async function streamReportFile(engine: SimulatorEngine, fileId: string, response: ServerResponse, reply: QueryReply): Promise<void> {
+  const run = engine.reportRuns.runOfFile(fileId);
+  if (!run) return reply(404, stripeErrors.resourceMissing(fileId));
+  const { interval_start: gte, interval_end: lt, columns } = run.parameters;
+  response.writeHead(200, { 'Content-Type': 'text/csv' });
+  const stallAfter = engine.config.reportStallAfterLines;
+  let written = 0;
+  if (!response.write(`${columns.map(csvField).join(',')}\n`)) await drainedOrClosed(response);
+  for (const entry of engine.balance.oldestFirst({ gte, lt })) {
+    if (response.destroyed) return;
+    if (stallAfter !== null && written === stallAfter) {
+      // A provider that stops sending mid-file: the client's idle timeout (or the test) ends it.
+      engine.stats.countFault('report_stall');
+      return engine.hangs.hold(response, engine.config.hangMs);
+    }
+    written += 1;
+    if (!response.write(`${reportCsvRow(entry, columns)}\n`)) await drainedOrClosed(response);
+  }
+  response.end();
+}
+
+/** Waits for room in the socket buffer, or for the client to have gone, leaving no listener behind. */
+function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.once('drain', done);
+    response.once('close', done);
+  });
+}
+
+function readRange(query: URLSearchParams, gteName: string, ltName: string): BalanceRange | null {
+  const range: BalanceRange = {};
+  const gte = query.get(gteName);
+  const lt = query.get(ltName);
+  if (gte !== null) range.gte = Number(gte);
+  if (lt !== null) range.lt = Number(lt);
+  return Object.values(range).every((v) => Number.isInteger(v)) ? range : null;
+}
+
+/** Where this simulator serves files, as the client reached it (Stripe's are on files.stripe.com). */
+function fileUrlFor(request: IncomingMessage): (fileId: string) => string {
+  const host = request.headers.host ?? '127.0.0.1';
+  return (fileId) => `http://${host}/v1/files/${fileId}/contents`;
+}
+
+function formList(form: ReturnType<typeof parseFormBody>, ...path: string[]): string[] {
+  let node: unknown = form;
+  for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  if (Array.isArray(node)) return node.filter((v): v is string => typeof v === 'string');
+  return typeof node === 'string' ? [node] : [];
+}

@@ -1,0 +1,56 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CronJob } from 'cron';
+import { AppConfig } from '@app/config';
+import { GatewayRegistry } from '@app/gateways';
+import { ReconciliationRunsService, previousDay } from '@app/reconciliation';
+
+/**
+ * Every worker fires RECONCILIATION_CRON in RECONCILIATION_TZ and asks to run the previous day; the
+ * database's unique index lets exactly one of them have it. Every worker also looks, twice per lease, for a
+ * run whose executor died (expired lease) and completes it. No Redis involved: the nightly net must hold
+ * even when the queue has lost everything.
+ */
+@Injectable()
+export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ReconciliationSchedule.name);
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly runs: ReconciliationRunsService,
+    private readonly gateways: GatewayRegistry,
+    private readonly registry: SchedulerRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.RECONCILIATION_CRON !== 'off') {
+      const job = CronJob.from({
+        cronTime: this.config.RECONCILIATION_CRON,
+        timeZone: this.config.RECONCILIATION_TZ,
+        onTick: () => this.track(this.nightly()),
+        start: true,
+      });
+      this.registry.addCronJob('reconciliation-nightly', job);
+    }
+    const everyMs = Math.max(500, Math.floor(this.config.RECONCILIATION_LEASE_MS / 2));
+    this.registry.addInterval('reconciliation-takeover', setInterval(() => this.track(this.runs.takeOverExpired()), everyMs));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.config.RECONCILIATION_CRON !== 'off') void this.registry.getCronJob('reconciliation-nightly').stop();
+    await Promise.all(this.pending);
+  }
+
+  private async nightly(): Promise<void> {
+    const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    // Only providers whose statement the adapter can read: the others are reported as not reconciled, not failed.
+    const readable = this.gateways.names().filter((name) => this.gateways.get(name).capabilities.statementSources.includes(this.config.RECONCILIATION_SOURCE as 'api' | 'report'));
+    for (const provider of readable) await this.runs.runScheduled(provider, day);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch((error: unknown) => this.logger.error({ err: error }, 'reconciliation schedule failed')).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+}

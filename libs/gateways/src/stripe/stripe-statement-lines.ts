@@ -1,0 +1,125 @@
+import type { StatementLine, StatementLineKind } from '../payment-gateway.port.js';
+
+/**
+ * Stripe's itemized balance change report, as checked against Stripe's reporting documentation on 2026-12-02:
+ * - docs.stripe.com/reports/api ("How the Reports API works"): a report run takes `interval_start` (inclusive)
+ *   and `interval_end` (exclusive) as Unix timestamps, and optional `columns`; when `status` is `succeeded`,
+ *   `result` is a File whose `url` serves the CSV. "The CSV reports format monetary amounts in major currency
+ *   units as a decimal number" (10 USD is `10.00`), unlike the API's integer minor units.
+ * - docs.stripe.com/api/reporting/report_run: `status` is `pending`, then `succeeded` (with `result`) or
+ *   `failed` (with `error`).
+ * - Report type `balance_change_from_activity.itemized.3` (the Balance report type page lists it under
+ *   "Balance change from activity"); its columns include `balance_transaction_id`, `created_utc`, `currency`,
+ *   `gross`, `net`, `fee`, `reporting_category`, `source_id`, `charge_id`, `payment_intent_id` and one
+ *   `payment_metadata[<key>]` column per metadata key asked for (confirmed by a published call of
+ *   `reportRuns.create` asking for exactly these names).
+ * - docs.stripe.com/reports/reporting-categories: `reporting_category` splits `type=adjustment` into `dispute`,
+ *   `dispute_reversal`, etc.; `charge` and `refund` are categories of their own.
+ * Some report types need a live-mode key; test mode may refuse them, so `source: 'api'` remains available.
+ */
+export const STRIPE_REPORT_TYPE = 'balance_change_from_activity.itemized.3';
+export const STRIPE_REPORT_COLUMNS = [
+  'balance_transaction_id',
+  'created_utc',
+  'currency',
+  'gross',
+  'reporting_category',
+  'source_id',
+  'charge_id',
+  'payment_intent_id',
+  'payment_metadata[attempt_id]',
+  'payment_metadata[charge_id]',
+] as const;
+
+const KIND_BY_CATEGORY: Record<string, StatementLineKind> = {
+  charge: 'charge',
+  refund: 'refund',
+  dispute: 'dispute',
+  dispute_reversal: 'dispute_reversal',
+};
+
+/** ISO 4217 exponents Stripe uses that are not 2 (docs.stripe.com/currencies). */
+const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
+
+export class StatementLineFormatError extends Error {}
+
+/** `"-12.50"` usd → -1250, exactly (no floating point), refusing anything that is not a plain decimal. */
+export function majorToMinorUnits(decimal: string, currency: string): number {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal.trim());
+  if (!match) throw new StatementLineFormatError(`not a decimal amount: "${decimal}"`);
+  const exponent = ZERO_DECIMAL.has(currency) ? 0 : THREE_DECIMAL.has(currency) ? 3 : 2;
+  const fraction = match[3] ?? '';
+  if (fraction.replace(/0+$/, '').length > exponent) throw new StatementLineFormatError(`"${decimal}" has more decimals than ${currency} allows`);
+  const minor = Number(match[2] + fraction.padEnd(exponent, '0').slice(0, exponent));
+  if (!Number.isSafeInteger(minor)) throw new StatementLineFormatError(`amount out of range: "${decimal}"`);
+  return match[1] === '-' && minor !== 0 ? -minor : minor;
+}
+
+/** One CSV row of the itemized report (columns by name) as a statement line. */
+export function lineFromReportRow(row: Record<string, string | undefined>): StatementLine {
+  const lineId = required(row, 'balance_transaction_id');
+  const currency = required(row, 'currency').toLowerCase();
+  // created_utc is "YYYY-MM-DD HH:MM:SS" in UTC.
+  const createdAt = new Date(`${required(row, 'created_utc').replace(' ', 'T')}Z`);
+  if (Number.isNaN(createdAt.getTime())) throw new StatementLineFormatError(`bad created_utc in ${lineId}`);
+  return {
+    lineId,
+    kind: KIND_BY_CATEGORY[row.reporting_category ?? ''] ?? 'other',
+    providerChargeId: present(row.payment_intent_id) ?? present(row.charge_id),
+    attemptId: present(row['payment_metadata[attempt_id]']),
+    chargeId: present(row['payment_metadata[charge_id]']),
+    amountCents: majorToMinorUnits(required(row, 'gross'), currency),
+    currency,
+    createdAt,
+  };
+}
+
+/**
+ * A balance transaction listed with `expand[]=data.source`: the source is the Charge (with `payment_intent`
+ * and the payment's metadata), the Refund or the Dispute (each with `payment_intent` and `charge`).
+ */
+export function lineFromBalanceTransaction(raw: unknown): StatementLine {
+  const txn = record(raw);
+  const lineId = typeof txn.id === 'string' ? txn.id : '';
+  if (!lineId || typeof txn.amount !== 'number' || typeof txn.currency !== 'string' || typeof txn.created !== 'number') {
+    throw new StatementLineFormatError(`not a balance transaction: ${JSON.stringify(raw).slice(0, 200)}`);
+  }
+  const category = typeof txn.reporting_category === 'string' ? txn.reporting_category : String(txn.type);
+  const source = typeof txn.source === 'object' && txn.source !== null ? record(txn.source) : {};
+  const metadata = typeof source.metadata === 'object' && source.metadata !== null ? record(source.metadata) : {};
+  const kind = KIND_BY_CATEGORY[category] ?? 'other';
+  const paymentIntent = idOf(source.payment_intent);
+  const charge = kind === 'charge' ? idOf(source.id) : idOf(source.charge);
+  return {
+    lineId,
+    kind,
+    providerChargeId: paymentIntent ?? charge,
+    // A refund's or dispute's own metadata is not the payment's: only a charge line carries our references.
+    attemptId: kind === 'charge' ? present(metadata.attempt_id) : null,
+    chargeId: kind === 'charge' ? present(metadata.charge_id) : null,
+    amountCents: txn.amount,
+    currency: txn.currency.toLowerCase(),
+    createdAt: new Date(txn.created * 1000),
+  };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** An expandable field: either the id or the expanded object. */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return present(value);
+  return typeof value === 'object' && value !== null ? present((value as { id?: unknown }).id) : null;
+}
+
+function present(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+function required(row: Record<string, string | undefined>, column: string): string {
+  const value = row[column];
+  if (value === undefined || value === '') throw new StatementLineFormatError(`report row without ${column}`);
+  return value;
+}

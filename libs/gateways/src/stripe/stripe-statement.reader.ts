@@ -1,0 +1,126 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'csv-parse';
+import type { ProviderHttpClient } from '../http/provider-http-client.js';
+import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import { StatementUnavailableError } from '../statement.errors.js';
+import { readPage } from './stripe-lookup-results.js';
+import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement-lines.js';
+
+export interface StripeStatementSettings {
+  apiBase: string;
+  headers: Readonly<Record<string, string>>;
+  reportPollMs: number;
+  reportTimeoutMs: number;
+}
+
+const PAGE_SIZE = 100;
+/** Reads are safe to repeat: a page that fails is asked again a few times before the whole run gives up. */
+const PAGE_TRIES = 4;
+const PAGE_RETRY_BASE_MS = 250;
+const STRIPE_FILES_ORIGIN = 'https://files.stripe.com';
+
+/** Stripe's statement, both ways: balance transactions page by page, or the itemized report's CSV, streamed. */
+export class StripeStatementReader {
+  constructor(
+    private readonly http: ProviderHttpClient,
+    private readonly settings: StripeStatementSettings,
+  ) {}
+
+  /** `GET /v1/balance_transactions` newest first, 100 a page, each line's source expanded. */
+  async *apiLines(request: StatementRequest): AsyncGenerator<StatementLine> {
+    const base: Record<string, string> = {
+      'created[gte]': String(Math.floor(request.from.getTime() / 1000)),
+      'created[lt]': String(Math.ceil(request.to.getTime() / 1000)),
+      limit: String(PAGE_SIZE),
+      'expand[]': 'data.source',
+    };
+    let startingAfter: string | null = null;
+    for (;;) {
+      const params: Record<string, string> = startingAfter ? { ...base, starting_after: startingAfter } : base;
+      const body = await this.getJson('/v1/balance_transactions', params, request.signal);
+      const data = Array.isArray(body.data) ? (body.data as unknown[]) : [];
+      for (const raw of data) yield lineFromBalanceTransaction(raw);
+      const last = data.at(-1) as { id?: unknown } | undefined;
+      startingAfter = typeof last?.id === 'string' ? last.id : null;
+      if (body.has_more !== true || !startingAfter) return;
+    }
+  }
+
+  /** Requests the itemized report for the interval, waits for it, then parses its CSV as it downloads. */
+  async *reportLines(request: StatementRequest): AsyncGenerator<StatementLine> {
+    const fileUrl = await this.reportFileUrl(request);
+    const result = await this.http.stream({ method: 'GET', url: fileUrl, headers: this.settings.headers, signal: request.signal });
+    if (result.kind !== 'response') throw new StatementUnavailableError(`report file: ${result.kind} (${result.errorCode})`);
+    if (result.status !== 200) {
+      result.body.resume();
+      throw new StatementUnavailableError(`report file answered ${result.status}`, result.status);
+    }
+    const rows = result.body.pipe(parse({ columns: true, skip_empty_lines: true }));
+    result.body.once('error', (error) => rows.destroy(error));
+    try {
+      for await (const row of rows as AsyncIterable<Record<string, string>>) yield lineFromReportRow(row);
+    } catch (error) {
+      throw new StatementUnavailableError(`report file: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      result.body.destroy();
+    }
+  }
+
+  private async reportFileUrl(request: StatementRequest): Promise<string> {
+    const form = new URLSearchParams({
+      report_type: STRIPE_REPORT_TYPE,
+      'parameters[interval_start]': String(Math.floor(request.from.getTime() / 1000)),
+      'parameters[interval_end]': String(Math.ceil(request.to.getTime() / 1000)),
+      'parameters[timezone]': 'Etc/UTC',
+    });
+    for (const column of STRIPE_REPORT_COLUMNS) form.append('parameters[columns][]', column);
+    const created = readPage(
+      await this.http.send({
+        method: 'POST',
+        url: `${this.settings.apiBase}/v1/reporting/report_runs`,
+        // The same key for a run taken over by another worker: Stripe hands back the report already requested.
+        headers: { ...this.settings.headers, 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': request.requestKey },
+        body: form.toString(),
+        signal: request.signal,
+      }),
+      '/v1/reporting/report_runs',
+    );
+    if (!created.ok) throw new StatementUnavailableError(created.message, created.httpStatus);
+    const id = String(created.body.id);
+    const deadline = Date.now() + this.settings.reportTimeoutMs;
+    let run = created.body;
+    while (run.status === 'pending') {
+      if (Date.now() > deadline) throw new StatementUnavailableError(`report run ${id} still pending after ${this.settings.reportTimeoutMs} ms`);
+      await sleep(this.settings.reportPollMs, undefined, { signal: request.signal });
+      run = await this.getJson(`/v1/reporting/report_runs/${encodeURIComponent(id)}`, {}, request.signal);
+    }
+    if (run.status !== 'succeeded') throw new StatementUnavailableError(`report run ${id} ${String(run.status)}: ${String(run.error)}`);
+    const url = (run.result as { url?: unknown } | null)?.url;
+    if (typeof url !== 'string') throw new StatementUnavailableError(`report run ${id} has no result file`);
+    return this.trustedFileUrl(url);
+  }
+
+  /** The secret key goes only to Stripe's file host or the configured API base, never to a URL from elsewhere. */
+  private trustedFileUrl(url: string): string {
+    const origin = URL.canParse(url) ? new URL(url).origin : '';
+    if (origin === STRIPE_FILES_ORIGIN || origin === new URL(this.settings.apiBase).origin) return url;
+    throw new StatementUnavailableError(`report file at an unexpected host: ${origin || url}`);
+  }
+
+  private async getJson(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const query = new URLSearchParams(params).toString();
+    let failure: { message: string; httpStatus: number | null } = { message: 'not tried', httpStatus: null };
+    for (let attempt = 0; attempt < PAGE_TRIES; attempt += 1) {
+      if (attempt > 0) await sleep(PAGE_RETRY_BASE_MS * 2 ** (attempt - 1), undefined, { signal });
+      const outcome = readPage(
+        await this.http.send({ method: 'GET', url: `${this.settings.apiBase}${path}${query ? `?${query}` : ''}`, headers: this.settings.headers, signal }),
+        path,
+      );
+      if (outcome.ok) return outcome.body;
+      failure = outcome;
+      // A 4xx other than 429 will answer the same again.
+      if (outcome.httpStatus !== null && outcome.httpStatus < 500 && outcome.httpStatus !== 429) break;
+    }
+    throw new StatementUnavailableError(failure.message, failure.httpStatus);
+  }
+}

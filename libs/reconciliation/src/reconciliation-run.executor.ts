@@ -1,0 +1,116 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
+import { GatewayRegistry } from '@app/gateways';
+import type { ClaimedRun } from './reconciliation-lease.js';
+import { dayWindow } from './rules/reconciliation-day.js';
+import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement-staging.js';
+import { divergenceCountsOf, findSettleCandidates, recordChargeDivergences, recordMissingAtProvider, recordMoneyMovements } from './statement-matcher.js';
+import type { MatchScope } from './statement-matcher.js';
+import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
+
+/**
+ * Runs one claimed reconciliation to the end: stream the statement into staging, settle unknown attempts,
+ * record divergences, movements and refund proposals, then finish, all while renewing the lease. Every
+ * step is idempotent; only the finish is fenced by `executions`, so a run taken over completes once.
+ * No transaction spans the provider calls: the statement is read on a connection doing only COPY.
+ */
+@Injectable()
+export class ReconciliationRunExecutor {
+  private readonly logger = new Logger(ReconciliationRunExecutor.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly settler: UnknownAttemptSettler,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Resolves when the run has finished, failed, or lost its lease (`stop` aborts it like a crash would). */
+  async execute(run: ClaimedRun, stop?: AbortSignal): Promise<void> {
+    const lost = new AbortController();
+    const signal = stop ? AbortSignal.any([stop, lost.signal]) : lost.signal;
+    const heartbeat = setInterval(() => {
+      this.renew(run).then(
+        (held) => held || lost.abort(new Error('lease lost')),
+        (error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'lease renewal failed'),
+      );
+    }, Math.max(100, Math.floor(this.config.RECONCILIATION_LEASE_MS / 3)));
+    const runner = this.db.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      const outcome = await this.steps(client, run, signal);
+      if (await this.finish(run, outcome)) this.logger.log({ runId: run.id, provider: run.provider, day: run.day, ...outcome }, 'reconciliation run succeeded');
+    } catch (error) {
+      // A stopped or superseded executor writes nothing more: the lease expires and another worker takes over.
+      if (signal.aborted) this.logger.warn({ runId: run.id, reason: String(signal.reason) }, 'reconciliation run stopped');
+      else await this.fail(run, error);
+    } finally {
+      clearInterval(heartbeat);
+      await runner.release();
+    }
+  }
+
+  private async steps(client: PoolClient, run: ClaimedRun, signal: AbortSignal) {
+    const window = dayWindow(run.day, this.config.RECONCILIATION_TZ);
+    const scope: MatchScope = { runId: run.id, provider: run.provider, day: run.day, window };
+    const statement = this.gateways.get(run.provider).statement({
+      from: window.start,
+      to: new Date(window.end.getTime() + this.config.RECONCILIATION_MARGIN_MS),
+      source: run.source,
+      requestKey: `reconciliation-${run.id}`,
+      signal,
+    });
+    await createStagingTable(client);
+    try {
+      const linesRead = await copyStatement(client, statement);
+      signal.throwIfAborted();
+      await indexStagingTable(client);
+      for (const candidate of await findSettleCandidates(client, scope)) {
+        signal.throwIfAborted();
+        await this.settler.settle(run.id, run.provider, candidate);
+      }
+      signal.throwIfAborted();
+      const matched = await recordChargeDivergences(client, scope);
+      await recordMissingAtProvider(client, scope);
+      await recordMoneyMovements(client, scope);
+      const divergences = await divergenceCountsOf(client, run.id);
+      return { linesRead, matched, divergences };
+    } finally {
+      await dropStagingTable(client).catch(() => undefined);
+    }
+  }
+
+  private async renew(run: ClaimedRun): Promise<boolean> {
+    const [rows] = await this.db.query<[unknown[], number]>(
+      `UPDATE reconciliation_runs SET lease_expires_at = now() + make_interval(secs => $3::double precision / 1000)
+        WHERE id = $1 AND status = 'running' AND executions = $2 RETURNING id`,
+      [run.id, run.executions, this.config.RECONCILIATION_LEASE_MS],
+    );
+    return rows.length === 1;
+  }
+
+  private async finish(run: ClaimedRun, outcome: { linesRead: number; matched: number; divergences: Record<string, number> }): Promise<boolean> {
+    const [rows] = await this.db.query<[unknown[], number]>(
+      `UPDATE reconciliation_runs
+          SET status = 'succeeded', lines_read = $3, matched = $4, divergence_counts = $5, finished_at = now(),
+              lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND status = 'running' AND executions = $2 RETURNING id`,
+      [run.id, run.executions, outcome.linesRead, outcome.matched, JSON.stringify(outcome.divergences)],
+    );
+    if (rows.length === 0) this.logger.warn({ runId: run.id }, 'reconciliation run finished by another executor');
+    return rows.length === 1;
+  }
+
+  private async fail(run: ClaimedRun, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.error({ runId: run.id, provider: run.provider, day: run.day, err: error }, 'reconciliation run failed');
+    await this.db.query(
+      `UPDATE reconciliation_runs SET status = 'failed', error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND status = 'running' AND executions = $2`,
+      [run.id, run.executions, message.slice(0, 2000)],
+    );
+  }
+}

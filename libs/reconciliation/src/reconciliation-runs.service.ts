@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
+import { isUniqueViolation } from '@app/database';
+import { GatewayRegistry, type StatementSource } from '@app/gateways';
+import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
+import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-lease.js';
+import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
+import { isCalendarDay } from './rules/reconciliation-day.js';
+
+export interface RunRequest {
+  provider: string;
+  day: string;
+  source?: StatementSource;
+  requestedBy: string;
+}
+
+/**
+ * Starting runs. Who runs what is decided by PostgreSQL alone: a conditional insert claims a day (the unique
+ * indexes allow one scheduled run per provider and day, and one running run of a day at a time), and a
+ * conditional update takes over a run whose lease has expired. Redis plays no part.
+ */
+@Injectable()
+export class ReconciliationRunsService implements OnApplicationShutdown {
+  private readonly logger = new Logger(ReconciliationRunsService.name);
+  private readonly inFlight = new Map<string, { done: Promise<void>; stop: AbortController }>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly executor: ReconciliationRunExecutor,
+    private readonly gateways: GatewayRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** On demand: claims the day now (409 if it is already running) and runs it in the background. */
+  async request(input: RunRequest): Promise<{ id: string; status: 'running' }> {
+    this.validate(input);
+    const run = await this.insertRun(input, 'manual');
+    if (!run) {
+      const [running] = await this.db.query<Array<{ id: string }>>(
+        `SELECT id FROM reconciliation_runs WHERE provider = $1 AND day = $2 AND status = 'running'`,
+        [input.provider, input.day],
+      );
+      // The running run may have finished in between; asking again is then fine.
+      if (!running) return this.request(input);
+      throw new ReconciliationRunRunningError(running.id, input.provider, input.day);
+    }
+    void this.start(run);
+    return { id: run.id, status: 'running' };
+  }
+
+  /** The nightly job: the first worker whose insert lands runs the day; the others get null. */
+  async runScheduled(provider: string, day: string): Promise<string | null> {
+    const run = await this.insertRun({ provider, day, source: this.config.RECONCILIATION_SOURCE as StatementSource, requestedBy: 'scheduler' }, 'scheduled');
+    if (!run) return null;
+    await this.start(run);
+    return run.id;
+  }
+
+  /** Takes over one run whose executor stopped renewing its lease (it died), and completes it. */
+  async takeOverExpired(): Promise<string | null> {
+    const [rows] = await this.db.query<[ClaimedRun[], number]>(
+      `UPDATE reconciliation_runs
+          SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::double precision / 1000), executions = executions + 1
+        WHERE id = (SELECT id FROM reconciliation_runs WHERE status = 'running' AND lease_expires_at < now()
+                     ORDER BY started_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+          AND status = 'running' AND lease_expires_at < now()
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [LEASE_OWNER, this.config.RECONCILIATION_LEASE_MS],
+    );
+    const run = rows[0];
+    if (!run) return null;
+    this.logger.warn({ runId: run.id, provider: run.provider, day: run.day, executions: run.executions }, 'taking over a reconciliation run whose lease expired');
+    await this.start(run);
+    return run.id;
+  }
+
+  /** Stops this process's runs as a crash would: their leases expire and another worker completes them. */
+  async onApplicationShutdown(): Promise<void> {
+    for (const { stop } of this.inFlight.values()) stop.abort(new Error('shutting down'));
+    await Promise.all([...this.inFlight.values()].map((r) => r.done));
+  }
+
+  private start(run: ClaimedRun): Promise<void> {
+    const stop = new AbortController();
+    const done = this.executor
+      .execute(run, stop.signal)
+      .catch((error: unknown) => this.logger.error({ err: error, runId: run.id }, 'reconciliation executor crashed'))
+      .finally(() => this.inFlight.delete(run.id));
+    this.inFlight.set(run.id, { done, stop });
+    return done;
+  }
+
+  private async insertRun(input: RunRequest, trigger: 'manual' | 'scheduled'): Promise<ClaimedRun | null> {
+    try {
+      const rows = await this.db.query<ClaimedRun[]>(
+        `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, lease_owner, lease_expires_at, executions)
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, now() + make_interval(secs => $8::double precision / 1000), 1)
+         ON CONFLICT DO NOTHING
+         RETURNING ${CLAIMED_COLUMNS}`,
+        [randomUUID(), input.provider, input.day, trigger, input.source ?? 'api', input.requestedBy, LEASE_OWNER, this.config.RECONCILIATION_LEASE_MS],
+      );
+      return rows[0] ?? null;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  private validate(input: RunRequest): void {
+    if (!isCalendarDay(input.day)) throw new InvalidReconciliationDayError(input.day);
+    this.gateways.get(input.provider);
+  }
+}

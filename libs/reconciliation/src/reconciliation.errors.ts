@@ -1,0 +1,50 @@
+import { DomainError } from '@app/common';
+
+export class ReconciliationRunRunningError extends DomainError {
+  readonly code = 'reconciliation_run_running';
+  constructor(readonly runId: string, provider: string, day: string) {
+    super(`a reconciliation of ${provider} for ${day} is already running: ${runId}`, { id: runId });
+  }
+}
+
+export class ReconciliationRunNotFoundError extends DomainError {
+  readonly code = 'reconciliation_run_not_found';
+  constructor(id: string) {
+    super(`no reconciliation run ${id}`);
+  }
+}
+
+export class InvalidReconciliationDayError extends DomainError {
+  readonly code = 'invalid_reconciliation_day';
+  constructor(day: string) {
+    super(`date must be a calendar day written YYYY-MM-DD; got "${day}"`, { field: 'date' });
+  }
+}
+
+export class DivergenceNotFoundError extends DomainError {
+  readonly code = 'divergence_not_found';
+  constructor(id: string) {
+    super(`no divergence ${id}`);
+  }
+}
+
+export class RefundProposalNotFoundError extends DomainError {
+  readonly code = 'refund_proposal_not_found';
+  constructor(id: string) {
+    super(`no refund proposal ${id}`);
+  }
+}
+
+export class RefundProposalDecidedError extends DomainError {
+  readonly code = 'refund_proposal_decided';
+  constructor(id: string, state: string) {
+    super(`refund proposal ${id} is already ${state}`, { state });
+  }
+}
+
+export class InvalidCursorError extends DomainError {
+  readonly code = 'invalid_cursor';
+  constructor() {
+    super('cursor is not one this API returned', { field: 'cursor' });
+  }
+}

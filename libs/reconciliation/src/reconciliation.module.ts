@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AttemptsModule } from '@app/attempts';
+import { ReconciliationGauges } from './reconciliation.gauges.js';
+import { ReconciliationQueries } from './reconciliation-queries.service.js';
+import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
+import { ReconciliationRunsService } from './reconciliation-runs.service.js';
+import { RefundProposalsService } from './refund-proposals.service.js';
+import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
+
+/** The nightly comparison with the provider's statement: runs, divergences, settling, refund proposals. */
+@Module({
+  imports: [AttemptsModule],
+  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ReconciliationGauges],
+  exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService],
+})
+export class ReconciliationModule {}

@@ -1,0 +1,109 @@
+import type { ReconciliationDivergenceEntity, ReconciliationRunEntity, RefundProposalEntity } from '@app/database';
+
+export interface RunView {
+  id: string;
+  provider: string;
+  date: string;
+  source: 'api' | 'report';
+  trigger: 'scheduled' | 'manual';
+  status: 'running' | 'succeeded' | 'failed';
+  linesRead: number;
+  matched: number;
+  settled: number;
+  divergences: Record<string, number>;
+  executions: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  error: string | null;
+}
+
+export interface DivergenceView {
+  id: string;
+  runId: string;
+  kind: string;
+  provider: string;
+  day: string;
+  providerChargeId: string | null;
+  chargeId: string | null;
+  attemptId: string | null;
+  amountCents: number;
+  currency: string;
+  status: 'open' | 'acknowledged';
+  detail: object;
+  note: string | null;
+  acknowledgedBy: string | null;
+  acknowledgedAt: Date | null;
+}
+
+export interface RefundProposalView {
+  id: string;
+  divergenceId: string;
+  provider: string;
+  providerChargeId: string;
+  chargeId: string | null;
+  amountCents: number;
+  currency: string;
+  reason: string;
+  state: string;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  decisionNote: string | null;
+  createdAt: Date;
+}
+
+export function runView(run: ReconciliationRunEntity): RunView {
+  return {
+    id: run.id,
+    provider: run.provider,
+    date: run.day,
+    source: run.source,
+    trigger: run.trigger,
+    status: run.status,
+    linesRead: run.linesRead,
+    matched: run.matched,
+    settled: run.settled,
+    divergences: run.divergenceCounts,
+    executions: run.executions,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    error: run.error,
+  };
+}
+
+export function divergenceView(d: ReconciliationDivergenceEntity): DivergenceView {
+  return {
+    id: d.id,
+    runId: d.runId,
+    kind: d.kind,
+    provider: d.provider,
+    day: d.day,
+    providerChargeId: d.providerChargeId,
+    chargeId: d.chargeId,
+    attemptId: d.attemptId,
+    amountCents: d.amountCents,
+    currency: d.currency,
+    status: d.status,
+    detail: d.detail,
+    note: d.note,
+    acknowledgedBy: d.acknowledgedBy,
+    acknowledgedAt: d.acknowledgedAt,
+  };
+}
+
+export function refundProposalView(p: RefundProposalEntity): RefundProposalView {
+  return {
+    id: p.id,
+    divergenceId: p.divergenceId,
+    provider: p.provider,
+    providerChargeId: p.providerChargeId,
+    chargeId: p.chargeId,
+    amountCents: p.amountCents,
+    currency: p.currency,
+    reason: p.reason,
+    state: p.state,
+    decidedBy: p.decidedBy,
+    decidedAt: p.decidedAt,
+    decisionNote: p.decisionNote,
+    createdAt: p.createdAt,
+  };
+}

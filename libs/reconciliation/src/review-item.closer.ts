@@ -1,0 +1,35 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * The one write reconciliation makes to the review queue: once the statement has settled an attempt, the
+ * item a person was asked to decide about it is closed, with the statement line as its evidence, in the
+ * same transaction as the attempt's transition, with an audit row saying who closed it and why.
+ */
+export async function closeOpenReviewItem(
+  em: EntityManager,
+  attemptId: string,
+  providerChargeId: string,
+  evidence: Record<string, unknown>,
+): Promise<boolean> {
+  // TypeORM answers an UPDATE with [rows, rowCount].
+  const [rows] = await em.query<[Array<{ id: string; before: string }>, number]>(
+    `UPDATE review_items r
+        SET state = 'closed', decision = 'succeeded', decision_provider_charge_id = $2,
+            decision_reason = 'settled by reconciliation: the provider statement shows the charge',
+            decided_by = 'reconciliation', decided_at = now(), closed_at = now(), updated_at = now(),
+            claimed_by = NULL, claimed_at = NULL, claim_expires_at = NULL,
+            evidence = r.evidence || jsonb_build_object('reconciliation', $3::jsonb)
+       FROM (SELECT id, state FROM review_items WHERE attempt_id = $1 AND state <> 'closed' FOR UPDATE) old
+      WHERE r.id = old.id
+      RETURNING r.id, old.state AS before`,
+    [attemptId, providerChargeId, JSON.stringify(evidence)],
+  );
+  for (const row of rows) {
+    await em.query(
+      `INSERT INTO review_audit (review_item_id, actor, action, decision, reason, state_before, state_after, evidence)
+       VALUES ($1, 'reconciliation', 'decide', 'succeeded', 'the provider statement shows the charge', $2, 'closed', $3)`,
+      [row.id, row.before, JSON.stringify(evidence)],
+    );
+  }
+  return rows.length > 0;
+}

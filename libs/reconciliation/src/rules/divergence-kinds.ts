@@ -1,0 +1,15 @@
+/**
+ * What a reconciliation can find, worst first. `provider_only`: money taken at the provider with no
+ * succeeded attempt of ours. `duplicate_charge`: a second provider charge for a charge that already
+ * succeeded (across all its attempts). `missing_at_provider`: our success absent from its day's statement.
+ * The mismatches: the provider took a different amount or currency than the charge asked for.
+ */
+export const DIVERGENCE_KINDS = ['provider_only', 'duplicate_charge', 'missing_at_provider', 'amount_mismatch', 'currency_mismatch'] as const;
+export type DivergenceKind = (typeof DIVERGENCE_KINDS)[number];
+
+/** Kinds where the provider holds money we did not mean to take: each gets a refund proposal. */
+export const REFUNDABLE_KINDS: readonly DivergenceKind[] = ['provider_only', 'duplicate_charge'];
+
+export function emptyDivergenceCounts(): Record<DivergenceKind, number> {
+  return Object.fromEntries(DIVERGENCE_KINDS.map((kind) => [kind, 0])) as Record<DivergenceKind, number>;
+}

@@ -1,0 +1,69 @@
+/**
+ * A reconciliation day is a calendar day in the business's time zone (RECONCILIATION_TZ), not in UTC: in
+ * São Paulo the day 2026-12-01 runs from 03:00 UTC on the 1st to 03:00 UTC on the 2nd.
+ */
+export interface DayWindow {
+  /** Inclusive. */
+  start: Date;
+  /** Exclusive. */
+  end: Date;
+}
+
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDay(day: string): boolean {
+  const match = DAY_PATTERN.exec(day);
+  if (!match) return false;
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const probe = new Date(Date.UTC(year, month - 1, date));
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === date;
+}
+
+export function dayWindow(day: string, timeZone: string): DayWindow {
+  if (!isCalendarDay(day)) throw new RangeError(`not a calendar day: ${day}`);
+  return { start: zonedMidnight(day, timeZone), end: zonedMidnight(addDays(day, 1), timeZone) };
+}
+
+/** The calendar day `instant` falls on in `timeZone`. */
+export function dayOf(instant: Date, timeZone: string): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** The day before the one `now` falls on in `timeZone`: what the nightly job reconciles. */
+export function previousDay(now: Date, timeZone: string): string {
+  return addDays(dayOf(now, timeZone), -1);
+}
+
+export function addDays(day: string, days: number): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
+/** The instant at which `day` begins in `timeZone`, daylight saving included. */
+function zonedMidnight(day: string, timeZone: string): Date {
+  const [year, month, date] = day.split('-').map(Number);
+  const asUtc = Date.UTC(year, month - 1, date);
+  // Two passes: the offset at the guess can differ from the offset at the answer across a DST change.
+  let instant = asUtc - offsetMs(new Date(asUtc), timeZone);
+  instant = asUtc - offsetMs(new Date(instant), timeZone);
+  return new Date(instant);
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `instant`. */
+function offsetMs(instant: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}

@@ -1,0 +1,177 @@
+import type { PoolClient } from 'pg';
+import type { DayWindow } from './rules/reconciliation-day.js';
+import { emptyDivergenceCounts, type DivergenceKind } from './rules/divergence-kinds.js';
+import { STAGING_TABLE } from './statement-staging.js';
+
+/**
+ * Set-based matching of the staged statement against our attempts: every step is one SQL statement over
+ * the staging table and `charge_attempts`, so a million-line day costs joins in PostgreSQL, not memory
+ * here. Every write is idempotent (upserts keyed by what they describe), so a run taken over half-way
+ * simply runs every step again.
+ */
+export interface MatchScope {
+  runId: string;
+  provider: string;
+  day: string;
+  window: DayWindow;
+}
+
+export interface SettleCandidate {
+  attemptId: string;
+  providerChargeId: string;
+  lineId: string;
+  amountCents: number;
+  currency: string;
+  createdAt: Date;
+}
+
+/**
+ * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the
+ * metadata when the attempt never learnt its intent), for exactly the charge's amount and currency, with no
+ * other attempt holding that intent. Driven from the unknown attempts (few), through the staging indexes.
+ */
+export async function findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
+  const { rows } = await client.query<SettleCandidate>(
+    `SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.provider_charge_id AS "providerChargeId", s.line_id AS "lineId",
+            s.amount_cents::float8 AS "amountCents", s.currency, s.created_at AS "createdAt"
+       FROM charge_attempts a
+       JOIN charges c ON c.id = a.charge_id
+       JOIN ${STAGING_TABLE} s
+         ON s.provider_charge_id = a.provider_charge_id
+         OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id)
+      WHERE a.provider = $1 AND a.status = 'unknown'
+        AND s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
+        AND s.created_at >= $2 AND s.created_at < $3
+        AND s.amount_cents = c.amount_cents AND s.currency = c.currency
+        AND NOT EXISTS (SELECT 1 FROM charge_attempts o WHERE o.provider_charge_id = s.provider_charge_id AND o.id <> a.id)
+      ORDER BY a.id, s.created_at, s.line_id`,
+    [scope.provider, scope.window.start, scope.window.end],
+  );
+  return rows;
+}
+
+/**
+ * Classifies every charge line of the day, then upserts the divergences, links them to this run, and
+ * proposes a refund for money held without a success of ours, all in one statement. Returns the number of
+ * lines that matched a succeeded attempt exactly.
+ */
+export async function recordChargeDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
+  const { rows } = await client.query<{ matched: number }>(
+    `WITH lines AS (
+       SELECT s.line_id, s.provider_charge_id AS pci, s.amount_cents, s.currency, s.created_at,
+              COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
+              c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
+              succ.provider_charge_id AS succ_pci
+         FROM ${STAGING_TABLE} s
+         LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2
+         LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2
+         LEFT JOIN charges c ON c.id = COALESCE(a.charge_id, ar.charge_id, s.charge_ref)
+         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.status = 'succeeded'
+        WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
+     ), classified AS (
+       SELECT *, CASE
+           WHEN succ_pci = pci THEN
+             CASE WHEN currency <> charge_currency THEN 'currency_mismatch'
+                  WHEN amount_cents <> charge_amount THEN 'amount_mismatch' ELSE 'matched' END
+           WHEN succ_pci IS NOT NULL THEN 'duplicate_charge'
+           WHEN attempt_status = 'unknown' AND currency <> charge_currency THEN 'currency_mismatch'
+           WHEN attempt_status = 'unknown' AND amount_cents <> charge_amount THEN 'amount_mismatch'
+           ELSE 'provider_only' END AS kind
+         FROM lines
+     ), found AS (
+       INSERT INTO reconciliation_divergences
+         (id, run_id, kind, provider, day, subject, provider_charge_id, charge_id, attempt_id, amount_cents, currency, detail, status)
+       SELECT DISTINCT ON (kind, pci) gen_random_uuid(), $1, kind, $2, $3::date, pci, pci, charge_id, attempt_id, amount_cents, currency,
+              jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'attemptStatus', attempt_status,
+                                 'expectedAmountCents', charge_amount, 'expectedCurrency', charge_currency,
+                                 'succeededProviderChargeId', succ_pci),
+              'open'
+         FROM classified WHERE kind <> 'matched'
+        ORDER BY kind, pci, created_at, line_id
+       ON CONFLICT (provider, kind, subject) DO UPDATE
+         SET charge_id = EXCLUDED.charge_id, attempt_id = EXCLUDED.attempt_id, amount_cents = EXCLUDED.amount_cents,
+             currency = EXCLUDED.currency, detail = EXCLUDED.detail
+       RETURNING id, kind, provider_charge_id, charge_id, amount_cents, currency
+     ), linked AS (
+       INSERT INTO reconciliation_run_divergences (run_id, divergence_id) SELECT $1, id FROM found ON CONFLICT DO NOTHING
+     ), proposed AS (
+       INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
+       SELECT gen_random_uuid(), id, $2, provider_charge_id, charge_id, amount_cents, currency, kind, 'proposed'
+         FROM found WHERE kind IN ('provider_only','duplicate_charge') AND amount_cents > 0
+       ON CONFLICT (divergence_id) DO NOTHING
+     )
+     SELECT count(*) FILTER (WHERE kind = 'matched')::int AS matched FROM classified`,
+    [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
+  );
+  return rows[0].matched;
+}
+
+/**
+ * Our successes created during the day whose intent is nowhere in the statement (which was read a margin
+ * past the day's end, so a charge sent just before midnight is found on the other side of it).
+ */
+export async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
+  await client.query(
+    `WITH found AS (
+       INSERT INTO reconciliation_divergences
+         (id, run_id, kind, provider, day, subject, provider_charge_id, charge_id, attempt_id, amount_cents, currency, detail, status)
+       SELECT gen_random_uuid(), $1, 'missing_at_provider', $2, $3::date, a.id::text, a.provider_charge_id, a.charge_id, a.id,
+              c.amount_cents, c.currency,
+              jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at),
+              'open'
+         FROM charge_attempts a
+         JOIN charges c ON c.id = a.charge_id
+        WHERE a.provider = $2 AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
+          AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id AND s.kind = 'charge')
+       ON CONFLICT (provider, kind, subject) DO UPDATE
+         SET provider_charge_id = EXCLUDED.provider_charge_id, amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency, detail = EXCLUDED.detail
+       RETURNING id
+     )
+     INSERT INTO reconciliation_run_divergences (run_id, divergence_id) SELECT $1, id FROM found ON CONFLICT DO NOTHING`,
+    [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
+  );
+}
+
+/**
+ * Refund and dispute lines are kept once per provider line id; the refunded and disputed amounts of every
+ * charge they touch are then recomputed from all lines ever kept, so re-running a day never counts twice.
+ */
+export async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Promise<void> {
+  await client.query(
+    `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, charge_id, amount_cents, currency, occurred_at, run_id)
+     SELECT $2, s.line_id, s.kind, s.provider_charge_id, COALESCE(a.charge_id, ar.charge_id), s.amount_cents, s.currency, s.created_at, $1
+       FROM ${STAGING_TABLE} s
+       LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2
+       LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2
+      WHERE s.kind IN ('refund','dispute','dispute_reversal') AND s.created_at >= $3 AND s.created_at < $4
+     ON CONFLICT (provider, line_id) DO NOTHING`,
+    [scope.runId, scope.provider, scope.window.start, scope.window.end],
+  );
+  await client.query(
+    `UPDATE charges c
+        SET provider_refunded_cents = t.refunded, provider_disputed_cents = t.disputed
+       FROM (SELECT m.charge_id,
+                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind = 'refund'), 0) AS refunded,
+                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind <> 'refund'), 0) AS disputed
+               FROM reconciliation_money_movements m
+              WHERE m.charge_id IN (SELECT k.charge_id FROM reconciliation_money_movements k
+                                      JOIN ${STAGING_TABLE} s ON s.line_id = k.line_id AND k.provider = $1
+                                     WHERE s.kind IN ('refund','dispute','dispute_reversal'))
+              GROUP BY m.charge_id) t
+      WHERE c.id = t.charge_id
+        AND (c.provider_refunded_cents, c.provider_disputed_cents) IS DISTINCT FROM (t.refunded, t.disputed)`,
+    [scope.provider],
+  );
+}
+
+export async function divergenceCountsOf(client: PoolClient, runId: string): Promise<Record<DivergenceKind, number>> {
+  const { rows } = await client.query<{ kind: DivergenceKind; n: number }>(
+    `SELECT d.kind, count(*)::int AS n
+       FROM reconciliation_run_divergences l JOIN reconciliation_divergences d ON d.id = l.divergence_id
+      WHERE l.run_id = $1 GROUP BY d.kind`,
+    [runId],
+  );
+  const counts = emptyDivergenceCounts();
+  for (const row of rows) counts[row.kind] = row.n;
+  return counts;
+}

@@ -1,0 +1,87 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { StatementLine } from '@app/gateways';
+
+/**
+ * The day's statement goes into a temporary table on the run's own connection through COPY FROM STDIN,
+ * a few hundred lines per chunk, with the stream's backpressure: memory holds one chunk, never the day.
+ * Temporary, so a run that dies leaves nothing behind and a taken-over run starts from a clean table.
+ */
+export const STAGING_TABLE = 'pg_temp.reconciliation_statement';
+const ROWS_PER_CHUNK = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function createStagingTable(client: PoolClient): Promise<void> {
+  await client.query(`DROP TABLE IF EXISTS ${STAGING_TABLE}`);
+  await client.query(`
+    CREATE TEMPORARY TABLE reconciliation_statement (
+      line_id text NOT NULL,
+      kind text NOT NULL,
+      provider_charge_id text,
+      attempt_ref uuid,
+      charge_ref uuid,
+      amount_cents bigint NOT NULL,
+      currency text NOT NULL,
+      created_at timestamptz NOT NULL
+    )`);
+}
+
+/** Streams every line into the staging table; returns how many were read. */
+export async function copyStatement(client: PoolClient, lines: AsyncIterable<StatementLine>): Promise<number> {
+  let count = 0;
+  async function* chunks(): AsyncGenerator<string> {
+    let chunk = '';
+    let inChunk = 0;
+    for await (const line of lines) {
+      chunk += copyRow(line);
+      count += 1;
+      if (++inChunk === ROWS_PER_CHUNK) {
+        yield chunk;
+        chunk = '';
+        inChunk = 0;
+      }
+    }
+    if (chunk) yield chunk;
+  }
+  const copy = client.query(
+    copyFrom(`COPY ${STAGING_TABLE} (line_id, kind, provider_charge_id, attempt_ref, charge_ref, amount_cents, currency, created_at) FROM STDIN`),
+  );
+  await pipeline(Readable.from(chunks()), copy);
+  return count;
+}
+
+/** Built after the load (one sort each) rather than maintained row by row during it. */
+export async function indexStagingTable(client: PoolClient): Promise<void> {
+  await client.query(`CREATE INDEX ON ${STAGING_TABLE} (provider_charge_id)`);
+  await client.query(`CREATE INDEX ON ${STAGING_TABLE} (attempt_ref) WHERE attempt_ref IS NOT NULL`);
+  await client.query(`ANALYZE ${STAGING_TABLE}`);
+}
+
+export async function dropStagingTable(client: PoolClient): Promise<void> {
+  await client.query(`DROP TABLE IF EXISTS ${STAGING_TABLE}`);
+}
+
+/** One line in COPY's text format: tab-separated, `\N` for null, backslash escapes for the rest. */
+export function copyRow(line: StatementLine): string {
+  const uuidOrNull = (value: string | null) => (value !== null && UUID.test(value) ? value.toLowerCase() : null);
+  return [
+    line.lineId,
+    line.kind,
+    line.providerChargeId,
+    uuidOrNull(line.attemptId),
+    uuidOrNull(line.chargeId),
+    String(line.amountCents),
+    line.currency,
+    line.createdAt.toISOString(),
+  ]
+    .map(copyField)
+    .join('\t')
+    .concat('\n');
+}
+
+function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  return value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+}
