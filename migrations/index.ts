@@ -4,6 +4,7 @@ import { CreateReviewItems1764680002000 } from './1764680002000-CreateReviewItem
 import { CreateScheduledRuns1764680003000 } from './1764680003000-CreateScheduledRuns.js';
 import { CreateWebhookEvents1764680004000 } from './1764680004000-CreateWebhookEvents.js';
 import { LateTruths1764680010000 } from './1764680010000-LateTruths.js';
+import { CreateLedger1764680080000 } from './1764680080000-CreateLedger.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   CreateScheduledRuns1764680003000,
   CreateWebhookEvents1764680004000,
   LateTruths1764680010000,
+  CreateLedger1764680080000,
 ];

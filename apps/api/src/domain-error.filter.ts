@@ -18,6 +18,13 @@ const STATUS_BY_CODE: Record<string, number> = {
   unknown_provider: HttpStatus.BAD_REQUEST,
   payload_mismatch: HttpStatus.INTERNAL_SERVER_ERROR,
   webhook_rejected: HttpStatus.BAD_REQUEST,
+  account_not_found: HttpStatus.NOT_FOUND,
+  account_forbidden: HttpStatus.FORBIDDEN,
+  insufficient_balance: HttpStatus.UNPROCESSABLE_ENTITY,
+  reservation_not_found: HttpStatus.CONFLICT,
+  reservation_already_settled: HttpStatus.CONFLICT,
+  ledger_reference_reused: HttpStatus.UNPROCESSABLE_ENTITY,
+  owner_token_unknown: HttpStatus.UNPROCESSABLE_ENTITY,
 };
 
 @Catch(DomainError)

@@ -13,3 +13,5 @@ export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js
 export { ReviewItemEntity, type ReviewItemState } from './entities/review-item.entity.js';
 export { ScheduledRunGuard } from './scheduled-run.guard.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';
+export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
+export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';
