@@ -140,7 +140,7 @@ describe('ledger: accounts, balances and reservations', () => {
     sampling = false;
     await sampler;
 
-    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r).reason as unknown);
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason as unknown);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     expect(refused).toHaveLength(90);
     for (const error of refused) {
@@ -216,9 +216,10 @@ describe('ledger: accounts, balances and reservations', () => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const res = await stack.http.get(`/accounts/${id}/entries`).query(after ? { limit: 2, after } : { limit: 2 }).set(stack.auth('merchant'));
+      const query: Record<string, string | number> = after ? { limit: 2, after } : { limit: 2 };
+      const res: { status: number; body: { entries: Array<{ id: string }>; nextCursor: string | null } } = await stack.http.get(`/accounts/${id}/entries`).query(query).set(stack.auth('merchant'));
       expect(res.status).toBe(200);
-      seen.push(...res.body.entries.map((e: { id: string }) => e.id));
+      seen.push(...res.body.entries.map((e) => e.id));
       after = res.body.nextCursor;
     } while (after);
     expect(seen).toHaveLength(5);
