@@ -82,7 +82,8 @@ export class AccountsService {
     });
   }
 
-  private async visibleAccount(accountId: string, actor: Actor): Promise<LedgerAccountEntity> {
+  /** The account if this actor may see and spend it: its owner token, or an admin. Payouts check with this too. */
+  async visibleAccount(accountId: string, actor: Actor): Promise<LedgerAccountEntity> {
     const account = await this.db.getRepository(LedgerAccountEntity).findOneBy({ id: accountId });
     if (!account) throw new AccountNotFoundError(accountId);
     if (actor.role !== 'admin' && account.ownerTokenName !== actor.name) throw new AccountForbiddenError(accountId);
