@@ -5,6 +5,8 @@ import { CreateScheduledRuns1764680003000 } from './1764680003000-CreateSchedule
 import { CreateWebhookEvents1764680004000 } from './1764680004000-CreateWebhookEvents.js';
 import { LateTruths1764680010000 } from './1764680010000-LateTruths.js';
 import { CreateLedger1764680080000 } from './1764680080000-CreateLedger.js';
+import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewReopensOnNewEvidence.js';
+import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -17,5 +19,7 @@ export const MIGRATIONS = [
   CreateScheduledRuns1764680003000,
   CreateWebhookEvents1764680004000,
   LateTruths1764680010000,
+  ReviewQueue1764680020000,
+  ReviewReopensOnNewEvidence1764680029000,
   CreateLedger1764680080000,
 ];

@@ -132,7 +132,7 @@ function newestSourceMtime() {
       const path = join(dir, item.name);
       if (item.isDirectory()) {
         if (item.name !== 'node_modules') visit(path);
-      } else if (item.name.endsWith('.ts') && !item.name.endsWith('.spec.ts')) {
+      } else if ((item.name.endsWith('.ts') && !item.name.endsWith('.spec.ts')) || dir.endsWith('console')) {
         newest = Math.max(newest, statSync(path).mtimeMs);
       }
     }

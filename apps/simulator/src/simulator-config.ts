@@ -21,6 +21,8 @@ export interface SimulatorConfig {
   hangMs: number;
   /** Time every create spends executing, with its key in flight; makes concurrent same-key 409s reproducible. */
   createLatencyMs: number;
+  /** Time every query (retrieve, list, search) spends before it is answered. */
+  queryLatencyMs: number;
   /** Customers whose every charge is declined. */
   declineCustomers: string[];
   webhook: WebhookSettings;
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   searchLagMs: 0,
   hangMs: 60_000,
   createLatencyMs: 0,
+  queryLatencyMs: 0,
   declineCustomers: [],
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
 };
@@ -47,6 +50,7 @@ export function applyConfigPatch(config: SimulatorConfig, patch: unknown): Simul
     searchLagMs: optionalNumber(input.searchLagMs, 'searchLagMs') ?? config.searchLagMs,
     hangMs: optionalNumber(input.hangMs, 'hangMs') ?? config.hangMs,
     createLatencyMs: optionalNumber(input.createLatencyMs, 'createLatencyMs') ?? config.createLatencyMs,
+    queryLatencyMs: optionalNumber(input.queryLatencyMs, 'queryLatencyMs') ?? config.queryLatencyMs,
     declineCustomers: readCustomerList(input.declineCustomers) ?? config.declineCustomers,
     webhook: {
       url: url === undefined ? config.webhook.url : url,

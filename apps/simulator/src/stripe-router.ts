@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { requestUrl, sendJson } from './http-io.js';
 import { newStripeId } from './ids.js';
 import type { SimulatorEngine } from './simulator-engine.js';
@@ -34,14 +35,19 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
 
   const reply: QueryReply = (status, body) => sendJson(response, status, body, { 'Request-Id': newStripeId('req') });
   const intentId = INTENT_PATH.exec(url.pathname)?.[1];
+  // Counted on arrival, answered after the latency: a test can act while a query is in flight.
+  const latency = () => (engine.config.queryLatencyMs > 0 ? sleep(engine.config.queryLatencyMs) : Promise.resolve());
   if (url.pathname === '/v1/payment_intents/search') {
     engine.stats.countRequest('searches');
+    await latency();
     if (!applyQueryFault(engine, response, reply)) searchIntents(engine, url.searchParams, reply);
   } else if (url.pathname === '/v1/payment_intents') {
     engine.stats.countRequest('lists');
+    await latency();
     if (!applyQueryFault(engine, response, reply)) listIntents(engine, url.searchParams, reply);
   } else if (intentId) {
     engine.stats.countRequest('retrieves');
+    await latency();
     if (!applyQueryFault(engine, response, reply)) retrieveIntent(engine, decodeURIComponent(intentId), reply);
   } else {
     sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));

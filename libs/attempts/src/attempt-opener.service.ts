@@ -13,7 +13,7 @@ import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 import { isOpen } from './rules/attempt-status.js';
 import { mayOpenNewAttempt } from './rules/attempt-state-machine.js';
 import { payloadHash } from './rules/canonical-payload.js';
-import { failedByAbsence } from './rules/provider-fact.js';
+import { failedOnOurJudgement } from './rules/provider-fact.js';
 
 export type OpenedAttempt =
   | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
@@ -82,7 +82,7 @@ export class AttemptOpener {
       return { kind: 'settled', attempt: succeeded ?? attempts[attempts.length - 1] };
     }
     const last = attempts.at(-1);
-    if (last && failedByAbsence(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+    if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
     const attempt = this.newAttempt(charge);
     await insertAttempt(em, attempt);
     // Created already claimed for its first send: the claim commits with the key, saving a round trip.

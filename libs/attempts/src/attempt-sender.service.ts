@@ -48,22 +48,14 @@ export class AttemptSender {
       await this.markUnknown(attempt, actor, { reason: 'key_lifetime_exceeded' });
       return;
     }
-    // A payload that no longer matches its key's hash would burn the key or charge a different amount.
-    // Requeueing cannot fix a bug or a bad deploy: a person decides, with the evidence.
-    try {
-      assertSamePayload(attempt.payloadHash, attempt.payload);
-    } catch (error) {
-      if (!(error instanceof PayloadMismatchError)) throw error;
-      await this.sendToReviewForPayload(attempt, actor, error);
-      return;
-    }
+    if (!(await this.payloadIntact(attempt, actor))) return;
     const claimed = await this.claim(attemptId);
     if (claimed !== null) await this.dispatch(gateway, attempt, claimed, actor);
   }
 
   /** Sends an attempt that was created already claimed (its first send), so no second claim is needed. */
   async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<void> {
-    assertSamePayload(attempt.payloadHash, attempt.payload);
+    if (!(await this.payloadIntact(attempt, actor))) return;
     await this.dispatch(this.gateways.get(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
@@ -122,10 +114,16 @@ export class AttemptSender {
   /** The evidence and the transition it justifies commit together. */
   private async record(attempt: ChargeAttemptEntity, claimed: number, outcome: AttemptOutcome, evidence: ProviderCallRecord, actor: string): Promise<void> {
     const lastError = outcome.error ? { reason: outcome.reason, ...outcome.error } : null;
+    // Lock order: the attempt row is written (or, on the late path, the charge then the attempt are locked)
+    // BEFORE the evidence row that references it is inserted. An insert referencing the attempt first would
+    // hold a key-share lock on it that a webhook, holding the charge lock and updating the attempt's unique
+    // provider id, must wait for, while this transaction waits for the webhook: a deadlock in the happy path.
     const next = await this.db.transaction(async (em) => {
+      const step = outcome.status === 'pending'
+        ? await this.releaseForRetry(em, attempt.id, claimed, lastError)
+        : await this.settle(em, attempt, claimed, outcome, lastError, actor, evidence);
       await this.calls.record(evidence, em);
-      if (outcome.status === 'pending') return this.releaseForRetry(em, attempt.id, claimed, lastError);
-      return this.settle(em, attempt, claimed, outcome, lastError, actor, evidence);
+      return step;
     });
     if (next === 'retry') await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
     if (next === 'resolve') await this.jobs.scheduleResolution(attempt.id, 0, this.firstResolutionDelayMs);
@@ -156,17 +154,20 @@ export class AttemptSender {
     );
     if (settled) return outcome.status === 'unknown' ? 'resolve' : null;
     // Someone moved the attempt while we were on the wire (the sweeper thought we died, then a resolver may
-    // have failed it as not found). The send only ended now, so any grace counts from here.
+    // have failed it as not found). A definitive answer is never dropped: it settles an open attempt, agrees
+    // with a terminal one, or contradicts it and goes to a person in this same transaction. An unknown answer
+    // that names a provider charge still proves the charge exists (a 2xx still processing, a 5xx with an id).
+    const proven = outcome.status !== 'unknown' ? outcome.status : outcome.providerChargeId ? 'pending' : null;
+    if (proven) {
+      await this.facts.apply(
+        em,
+        attempt.id,
+        { outcome: proven, providerChargeId: outcome.providerChargeId, amountCents: null, currency: null },
+        { cause: 'submit', actor, evidence: { reason: outcome.reason, httpAttempt: claimed, httpStatus: evidence.httpStatus, lateResponse: true } },
+      );
+    }
+    // The send only ended now, so any grace still to run counts from here (after the applier's charge-first locks).
     await em.query(`UPDATE charge_attempts SET last_send_ended_at = GREATEST(last_send_ended_at, clock_timestamp()) WHERE id = $1`, [attempt.id]);
-    if (outcome.status === 'unknown') return null;
-    // A definitive answer is never dropped: it settles an open attempt, agrees with a terminal one, or
-    // contradicts it and goes to a person in this same transaction.
-    await this.facts.apply(
-      em,
-      attempt.id,
-      { outcome: outcome.status, providerChargeId: outcome.providerChargeId, amountCents: null, currency: null },
-      { cause: 'submit', actor, evidence: { reason: outcome.reason, httpAttempt: claimed, httpStatus: evidence.httpStatus, lateResponse: true } },
-    );
     return null;
   }
 
@@ -182,14 +183,25 @@ export class AttemptSender {
     return affected === 1 ? 'retry' : null;
   }
 
-  /** Never sent with a body its key was not first sent with: unknown (it may have gone out before), and a person decides. */
-  private async sendToReviewForPayload(attempt: ChargeAttemptEntity, actor: string, error: PayloadMismatchError): Promise<void> {
-    this.logger.error({ attemptId: attempt.id, chargeId: attempt.chargeId, provider: attempt.provider }, 'stored payload no longer matches its hash');
-    await this.db.transaction(async (em) => {
-      const detail = { reason: 'payload_mismatch', storedHash: error.storedHash, actualHash: error.actualHash };
-      const moved = await this.transitions.apply({ attemptId: attempt.id, from: 'pending', to: 'unknown', cause: 'submit', actor, detail }, em);
-      if (moved) await openReviewItem(em, attempt.id, 'payload_mismatch', detail);
-    });
+  /**
+   * A payload that no longer matches its key's hash would burn the key or charge a different amount, and
+   * requeueing cannot fix a bug or a bad deploy: it is never sent. The attempt becomes unknown (it may have
+   * gone out before) and a person decides, with both hashes as evidence.
+   */
+  private async payloadIntact(attempt: ChargeAttemptEntity, actor: string): Promise<boolean> {
+    try {
+      assertSamePayload(attempt.payloadHash, attempt.payload);
+      return true;
+    } catch (error) {
+      if (!(error instanceof PayloadMismatchError)) throw error;
+      this.logger.error({ attemptId: attempt.id, chargeId: attempt.chargeId, provider: attempt.provider }, 'stored payload no longer matches its hash');
+      await this.db.transaction(async (em) => {
+        const detail = { reason: 'payload_mismatch', storedHash: error.storedHash, actualHash: error.actualHash };
+        const moved = await this.transitions.apply({ attemptId: attempt.id, from: 'pending', to: 'unknown', cause: 'submit', actor, detail }, em);
+        if (moved) await openReviewItem(em, attempt.id, 'payload_mismatch', detail);
+      });
+      return false;
+    }
   }
 
   private async markUnknown(attempt: ChargeAttemptEntity, actor: string, detail: Record<string, unknown>): Promise<void> {

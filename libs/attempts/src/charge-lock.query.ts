@@ -13,9 +13,10 @@ export interface LockedAttempt {
 }
 
 /**
- * Locks the attempt's charge (the row the attempt opener locks before it may open a new attempt), then reads
- * the attempt under a lock that lets foreign-key inserts through. Always in this order, charge then attempt,
- * so a writer recording a late truth cannot deadlock with an opener and no new attempt slips in between.
+ * Locks the attempt's charge (the row the attempt opener locks before it may open a new attempt), then the
+ * attempt itself, FOR UPDATE because what follows may change its unique provider id. Always in this order,
+ * charge then attempt, and before the caller inserts anything that references the attempt, so two writers
+ * recording facts about one attempt never deadlock and no new attempt slips in between.
  */
 export async function lockChargeAndAttempt(em: EntityManager, attemptId: string): Promise<LockedAttempt | null> {
   const charges = await em.query<Array<{ id: string; amount_cents: string; currency: string }>>(
@@ -25,7 +26,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
   );
   if (charges.length === 0) return null;
   const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string }>>(
-    `SELECT status, provider_charge_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR NO KEY UPDATE`,
+    `SELECT status, provider_charge_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
     [attemptId],
   );
   return {

@@ -16,4 +16,4 @@ export * from './rules/backoff-schedule.js';
 export * from './rules/key-lifetime.js';
 export * from './rules/attempt-rules.errors.js';
 export { insertAttempt } from './attempt-insert.js';
-export { chargeHasOpenReviewItem } from './charge-review.query.js';
+export { chargeHasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './charge-review.query.js';

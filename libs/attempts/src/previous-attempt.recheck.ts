@@ -1,11 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ChargeEntity, type ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup } from '@app/gateways';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
+import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { openReviewItem } from './review-item.opener.js';
+
+/** Unanswered re-checks after which the charge goes to a person rather than answering 503 forever. */
+const UNVERIFIED_RECHECKS_BEFORE_REVIEW = 3;
 
 export type RecheckOutcome = 'clean' | 'found' | 'unverified';
 
@@ -36,12 +40,12 @@ export class PreviousAttemptRecheck {
     });
     const summary = summariseLookup(lookup);
     this.logger.log({ attemptId: attempt.id, chargeId: charge.id, provider: attempt.provider, lookup: lookup.kind }, 'failed attempt queried again before a new attempt');
+    const call = { attemptId: attempt.id, provider: attempt.provider, kind: 'recheck' as const, outcome: lookup.kind, httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200, durationMs: lookup.durationMs, detail: summary };
     return this.db.transaction(async (em) => {
-      await this.calls.record(
-        { attemptId: attempt.id, provider: attempt.provider, kind: 'recheck', outcome: lookup.kind, httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200, durationMs: lookup.durationMs, detail: summary },
-        em,
-      );
-      if (lookup.kind === 'error') return 'unverified';
+      // Charge then attempt locked before the evidence row referencing the attempt (see lockChargeAndAttempt).
+      await lockChargeAndAttempt(em, attempt.id);
+      await this.calls.record(call, em);
+      if (lookup.kind === 'error') return this.unverified(em, attempt.id, summary);
       const found = lookup.kind === 'found' ? lookup.charges : [];
       const distinct = new Set(found.map((c) => c.providerChargeId));
       if (distinct.size > 1) {
@@ -55,9 +59,20 @@ export class PreviousAttemptRecheck {
         contradicted ||= decision.action !== 'none';
       }
       if (contradicted) return 'found';
-      // A clean miss, or a charge the provider itself failed: nothing of this attempt can take money.
+      // A clean miss, or a charge the provider itself failed: nothing of this attempt can take money. A miss
+      // from a lagging search is accepted too: the attempt was failed only after that search's whole window.
       await em.query(`UPDATE charge_attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attempt.id]);
       return 'clean';
     });
+  }
+
+  /** The provider could not answer. After a few such tries a person decides, so the charge is never stuck. */
+  private async unverified(em: EntityManager, attemptId: string, summary: Record<string, unknown>): Promise<RecheckOutcome> {
+    const [{ n }] = await em.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM provider_calls WHERE attempt_id = $1 AND kind = 'recheck' AND outcome = 'error'`,
+      [attemptId],
+    );
+    if (n >= UNVERIFIED_RECHECKS_BEFORE_REVIEW) await openReviewItem(em, attemptId, 'recheck_unanswered', { recheck: summary, unansweredRechecks: n });
+    return 'unverified';
   }
 }

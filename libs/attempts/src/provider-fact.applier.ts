@@ -42,7 +42,8 @@ export class ProviderFactApplier {
       );
       // The database refused: a second success for the charge, or a provider charge another attempt owns.
       if (moved === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);
-      return decision;
+      // Cannot happen while we hold the attempt's lock; if it ever does, nothing moved and nothing is claimed.
+      return moved ? decision : { action: 'none', reason: 'not_actionable' };
     }
     if (decision.action === 'review') return this.review(em, attemptId, decision.reason, findings);
     if (fact.providerChargeId && !attempt.providerChargeId && attempt.status !== 'failed') {

@@ -15,17 +15,31 @@ const logger = new Logger('ReviewItems');
  */
 export async function openReviewItem(em: EntityManager, attemptId: string, reason: string, findings: Record<string, unknown>): Promise<boolean> {
   const evidence = { ...(await gatherEvidence(em, attemptId)), reason, findings };
-  const rows = await em.query<Array<{ opened: boolean }>>(
+  const [current] = await em.query<Array<{ id: string; state: string }>>(
+    `SELECT id, state FROM review_items WHERE attempt_id = $1 AND state <> 'closed' FOR UPDATE`,
+    [attemptId],
+  );
+  // New evidence for an item a person is deciding sends it back to the queue: nobody decides unseen facts.
+  const rows = await em.query<Array<{ id: string; opened: boolean }>>(
     `INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, $3, $4, 'open')
-     ON CONFLICT (attempt_id) WHERE state <> 'decided'
+     ON CONFLICT (attempt_id) WHERE state <> 'closed'
      DO UPDATE SET evidence = jsonb_set(review_items.evidence, '{laterFindings}',
                      COALESCE(review_items.evidence->'laterFindings', '[]'::jsonb)
                        || jsonb_build_array(jsonb_build_object('reason', $3::text, 'at', now(), 'findings', $5::jsonb))),
+                   state = 'open', claimed_by = NULL, claimed_at = NULL, claim_expires_at = NULL,
+                   decision = NULL, decision_reason = NULL, decision_provider_charge_id = NULL, decided_by = NULL, decided_at = NULL,
                    updated_at = now()
-     RETURNING (xmax = 0) AS opened`,
+     RETURNING id, (xmax = 0) AS opened`,
     [randomUUID(), attemptId, reason, evidence, JSON.stringify(findings)],
   );
   const opened = rows[0]?.opened === true;
+  if (current && (current.state === 'claimed' || current.state === 'awaiting_second')) {
+    await em.query(
+      `INSERT INTO review_audit (review_item_id, actor, action, reason, state_before, state_after, evidence)
+       VALUES ($1, 'system', 'reopen', $2, $3, 'open', $4)`,
+      [current.id, `new evidence while ${current.state}: ${reason}`, current.state, JSON.stringify(findings)],
+    );
+  }
   logger.warn({ attemptId, reason }, opened ? 'review item opened' : 'finding added to the open review item');
   return opened;
 }

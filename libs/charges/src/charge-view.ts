@@ -1,3 +1,4 @@
+import type { ChargeReviewItem } from '@app/attempts';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
 
@@ -29,9 +30,11 @@ export interface ChargeView {
   disputed: boolean;
   disputeStatus: string | null;
   attempts: AttemptView[];
+  /** Review items still waiting for a person, whatever the status (a succeeded charge may have a duplicate under review). */
+  reviewItems: ChargeReviewItem[];
 }
 
-export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean): ChargeView {
+export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean, reviewItems: ChargeReviewItem[] = []): ChargeView {
   return {
     id: charge.id,
     orderId: charge.orderId,
@@ -55,5 +58,6 @@ export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity
       resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
       resolvedBy: a.resolvedBy,
     })),
+    reviewItems,
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeNotFoundError, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeExistsError } from './charges.errors.js';
@@ -66,6 +66,7 @@ export class ChargesService {
     const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
-    return toChargeView(charge, attempts, await chargeHasOpenReviewItem(this.db.manager, chargeId));
+    const reviewItems = await openReviewItemsOfCharge(this.db.manager, chargeId);
+    return toChargeView(charge, attempts, reviewItems.length > 0, reviewItems);
   }
 }

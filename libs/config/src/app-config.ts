@@ -100,6 +100,14 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(60_000)
   INBOUND_IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
+  /** A reviewer's claim on a review item lapses after this, so an abandoned item returns to the queue. */
+  @Type(() => Number) @IsInt() @Min(1000)
+  REVIEW_CLAIM_TTL_MS = 15 * 60_000;
+
+  /** A succeeded/failed decision on a charge of at least this many minor units needs a second reviewer. */
+  @Type(() => Number) @IsInt() @Min(0)
+  REVIEW_FOUR_EYES_AMOUNT_CENTS = 100_000;
+
   /** Efí Pix API (payouts). Sandbox: https://pix-h.api.efipay.com.br. */
   @IsString() @Matches(/^https?:\/\/\S+$/, { message: 'EFI_API_BASE must be an http(s):// URL' })
   EFI_API_BASE = 'https://pix.api.efipay.com.br';

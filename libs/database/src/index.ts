@@ -10,7 +10,8 @@ export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js
 export { ProviderCallEntity } from './entities/provider-call.entity.js';
 export { ApiTokenEntity, type ApiRole } from './entities/api-token.entity.js';
 export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
-export { ReviewItemEntity, type ReviewItemState } from './entities/review-item.entity.js';
+export { ReviewItemEntity, type ReviewItemState, type ReviewDecisionAction, type ReviewFollowUp } from './entities/review-item.entity.js';
+export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-audit.entity.js';
 export { ScheduledRunGuard } from './scheduled-run.guard.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';
 export { LedgerAccountEntity } from './entities/ledger-account.entity.js';

@@ -38,6 +38,13 @@ export type LookupResult =
   /** The query itself failed (timeout, 5xx, 429): it proves nothing either way. */
   | { kind: 'error'; message: string; httpStatus: number | null; durationMs: number };
 
+export type RetrieveResult =
+  | { kind: 'found'; charge: ProviderCharge; durationMs: number }
+  /** The provider answered that no charge has this id. */
+  | { kind: 'not_found'; durationMs: number }
+  /** The query failed or the adapter cannot retrieve by id: it proves nothing either way. */
+  | { kind: 'error'; message: string; httpStatus: number | null; durationMs: number };
+
 /**
  * The gateway port and its DI token. Services depend on this abstract class; adapters extend it.
  * An adapter makes exactly one HTTP call per method call: retrying is the caller's job, done by queued
@@ -52,4 +59,12 @@ export abstract class PaymentGateway {
   abstract createCharge(idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult>;
   /** Asks the provider whether a charge with our reference exists. Never creates anything. */
   abstract findByReference(reference: AttemptReference): Promise<LookupResult>;
+  /**
+   * Retrieves one provider charge by the provider's own id, whoever it belongs to: a reviewer's claim that
+   * "this charge is the attempt's" is checked against what it really is. Never creates anything. Adapters
+   * that can do it override this; the default proves nothing, so no decision can rest on it.
+   */
+  async retrieveCharge(providerChargeId: string): Promise<RetrieveResult> {
+    return { kind: 'error', message: `the ${this.provider} adapter cannot retrieve charge ${providerChargeId} by id`, httpStatus: null, durationMs: 0 };
+  }
 }

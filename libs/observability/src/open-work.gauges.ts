@@ -46,7 +46,7 @@ export class OpenWorkGauges implements OnModuleInit, OnModuleDestroy {
       help: 'Review items waiting for a person',
       registers: [metricsRegistry],
       async collect() {
-        const [row] = await db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM review_items WHERE state <> 'decided'`);
+        const [row] = await db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM review_items WHERE state <> 'closed'`);
         this.set(row.n);
       },
     });

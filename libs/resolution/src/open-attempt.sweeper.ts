@@ -66,7 +66,7 @@ export class OpenAttemptSweeper {
     const unknown = await this.db.query<Array<{ id: string; resolution_tries: number }>>(
       `SELECT a.id, a.resolution_tries FROM charge_attempts a
         WHERE a.status = 'unknown'
-          AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'decided')
+          AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed')
         ORDER BY a.updated_at LIMIT ${BATCH}`,
     );
     for (const row of unknown) await this.jobs.scheduleResolution(row.id, row.resolution_tries, 0);

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, parseBackoffList } from '@app/attempts';
+import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, lockChargeAndAttempt, parseBackoffList } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup, type LookupResult, type PaymentGateway } from '@app/gateways';
@@ -100,7 +100,7 @@ export class UnknownAttemptResolver {
         await this.apply(attempt, decision.status, decision.providerChargeId, lookup);
         return;
       case 'fail_not_found':
-        await this.transitions.apply({ attemptId: attempt.id, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver', detail: { reason: 'not_found_after_window', tryNumber } });
+        await this.failNotFound(attempt.id, tryNumber);
         return;
       case 'wait':
         await this.jobs.scheduleResolution(attempt.id, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
@@ -109,6 +109,22 @@ export class UnknownAttemptResolver {
         await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
         return;
     }
+  }
+
+  /**
+   * Fails the attempt unless a webhook named its provider charge after our lookup: then the charge exists
+   * and the next try retrieves it directly. Checked under the charge-then-attempt locks.
+   */
+  private async failNotFound(attemptId: string, tryNumber: number): Promise<void> {
+    const learntId = await this.db.transaction(async (em) => {
+      const locked = await lockChargeAndAttempt(em, attemptId);
+      if (!locked || locked.status !== 'unknown') return false;
+      if (locked.providerChargeId) return true;
+      const detail = { reason: 'not_found_after_window', tryNumber };
+      await this.transitions.apply({ attemptId, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver', detail }, em);
+      return false;
+    });
+    if (learntId) await this.jobs.scheduleResolution(attemptId, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
   }
 
   /** One charge with a final status: through the one place where a provider fact meets our record. */

@@ -1,2 +1,11 @@
 export { ReviewModule } from './review.module.js';
 export { ReviewItemsService } from './review-items.service.js';
+export { ReviewQueueModule } from './review-queue.module.js';
+export { ReviewQueueService, type ReviewQueueFilter, type ReviewQueuePage, type ReviewAuditView } from './review-queue.service.js';
+export { ReviewClaimsService } from './review-claims.service.js';
+export { ReviewDecisionService, type DecisionInput } from './review-decision.service.js';
+export type { ReviewItemView, ReviewDecisionView } from './review-item.view.js';
+export type { ReviewEvidence } from './review-evidence.query.js';
+export * from './review.errors.js';
+export * from './rules/review-decision-rules.js';
+export * from './rules/older-than.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AttemptStatus } from './attempt-status.js';
-import { decideProviderFact, failedByAbsence, type AttemptRecord, type FactDisposition, type ProviderFact } from './provider-fact.js';
+import { decideProviderFact, failedOnOurJudgement, type AttemptRecord, type FactDisposition, type ProviderFact } from './provider-fact.js';
 
 const money = { amountCents: 4990, currency: 'usd' };
 const fact = (outcome: ProviderFact['outcome'], providerChargeId: string | null = 'pi_1'): ProviderFact => ({ outcome, providerChargeId, ...money });
@@ -56,15 +56,15 @@ describe('decideProviderFact', () => {
   });
 });
 
-describe('failedByAbsence', () => {
+describe('failedOnOurJudgement', () => {
   it.each([
     [attempt('failed', null, 'resolver'), true],
     [attempt('failed', null, 'reviewer'), true],
     [attempt('failed', null, 'submit'), false],
-    [attempt('failed', 'pi_1', 'resolver'), false],
+    [attempt('failed', 'pi_1', 'resolver'), true],
     [attempt('unknown', null, null), false],
   ])('%o → %s', (a, expected) => {
-    expect(failedByAbsence(a)).toBe(expected);
+    expect(failedOnOurJudgement(a)).toBe(expected);
   });
 });
 
@@ -97,8 +97,8 @@ describe('any interleaving of sender, sweeper, resolver and webhooks', () => {
           if (s.kind === 'sweep' || s.kind === 'unknown_result') {
             if (attempt.status === 'pending') attempt.status = 'unknown';
           } else if (s.kind === 'fail_not_found') {
-            // The resolver fails only an unknown attempt that names no provider charge (a known one is retrieved).
-            if (attempt.status === 'unknown' && attempt.providerChargeId === null) Object.assign(attempt, { status: 'failed', resolvedBy: 'resolver' });
+            // The resolver may fail an unknown attempt on a stale lookup, even after a webhook taught it an id.
+            if (attempt.status === 'unknown') Object.assign(attempt, { status: 'failed', resolvedBy: 'resolver' });
           } else {
             if (s.outcome === 'succeeded') successes.add(s.id);
             const d = decideProviderFact({ outcome: s.outcome, providerChargeId: s.id, ...money }, attempt, money);

@@ -36,12 +36,13 @@ export type FactDisposition =
   | { action: 'review'; reason: LateTruthReason };
 
 /**
- * An attempt we failed because the provider could not find it (the resolver after the grace, or a person),
- * as opposed to one the provider itself declined. Only such a failure can be contradicted by the charge
- * turning up later, so only it is queried again before a new attempt opens.
+ * An attempt that we failed (the resolver after the grace, or a person), as opposed to one the provider itself
+ * declined in its response. Only such a failure can be contradicted by a charge turning up later, so only it
+ * is queried again before a new attempt opens. Whether it learned a provider id does not matter: a webhook can
+ * teach one between the resolver's lookup and its transition, and re-checking a known id is one retrieve.
  */
-export function failedByAbsence(attempt: AttemptRecord): boolean {
-  return attempt.status === 'failed' && attempt.providerChargeId === null && (attempt.resolvedBy === 'resolver' || attempt.resolvedBy === 'reviewer');
+export function failedOnOurJudgement(attempt: AttemptRecord): boolean {
+  return attempt.status === 'failed' && (attempt.resolvedBy === 'resolver' || attempt.resolvedBy === 'reviewer');
 }
 
 /**
@@ -63,7 +64,7 @@ export function decideProviderFact(fact: ProviderFact, attempt: AttemptRecord, e
   }
   // A charge that exists for an attempt we failed as "not found" may still take the money.
   if (fact.outcome === 'pending') {
-    return failedByAbsence(attempt) && fact.providerChargeId !== null
+    return failedOnOurJudgement(attempt) && fact.providerChargeId !== null
       ? { action: 'review', reason: 'provider_charge_after_not_found' }
       : { action: 'none', reason: 'progress_only' };
   }

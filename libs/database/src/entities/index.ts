@@ -6,6 +6,7 @@ import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { LedgerAccountEntity } from './ledger-account.entity.js';
 import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
+import { ReviewAuditEntity } from './review-audit.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 
@@ -18,6 +19,7 @@ export const ENTITIES = [
   LedgerAccountEntity,
   LedgerEntryEntity,
   ProviderCallEntity,
+  ReviewAuditEntity,
   ReviewItemEntity,
   WebhookEventEntity,
 ];

@@ -1,14 +1,22 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
-export type ReviewItemState = 'open' | 'claimed' | 'decided';
+/** open → claimed (one reviewer, expires) → closed, or → awaiting_second (four-eyes) → closed | open. */
+export type ReviewItemState = 'open' | 'claimed' | 'awaiting_second' | 'closed';
+export type ReviewDecisionAction = 'succeeded' | 'failed' | 'acknowledge';
+export type ReviewFollowUp = 'refund_needed' | 'no_action' | 'recorded_externally';
 
 /** An attempt a person must decide, with everything known about it and, later, the decision. */
 @Entity('review_items')
-@Index('uq_review_items_open_per_attempt', ['attemptId'], { unique: true, where: `state <> 'decided'` })
+@Index('uq_review_items_open_per_attempt', ['attemptId'], { unique: true, where: `state <> 'closed'` })
 @Index('ix_review_items_state', ['state', 'createdAt'])
-@Check('review_items_state_check', `state IN ('open','claimed','decided')`)
-@Check('review_items_decision_check', `decision IN ('succeeded','failed')`)
+@Index('ix_review_items_refund_needed', ['closedAt'], { where: `follow_up = 'refund_needed'` })
+@Check('review_items_state_check', `state IN ('open','claimed','awaiting_second','closed')`)
+@Check('review_items_decision_check', `decision IN ('succeeded','failed','acknowledge')`)
+@Check('review_items_follow_up_check', `follow_up IN ('refund_needed','no_action','recorded_externally')`)
+@Check('review_items_claim_check', `state <> 'claimed' OR (claimed_by IS NOT NULL AND claim_expires_at IS NOT NULL)`)
+@Check('review_items_awaiting_second_check', `state <> 'awaiting_second' OR (decision IN ('succeeded','failed') AND decided_by IS NOT NULL)`)
+@Check('review_items_four_eyes_check', `confirmed_by IS NULL OR confirmed_by <> decided_by`)
 export class ReviewItemEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
@@ -20,11 +28,20 @@ export class ReviewItemEntity {
   @Column('text') state: ReviewItemState;
   @Column('text', { name: 'claimed_by', nullable: true }) claimedBy: string | null;
   @Column('timestamptz', { name: 'claimed_at', nullable: true }) claimedAt: Date | null;
-  @Column('text', { nullable: true }) decision: 'succeeded' | 'failed' | null;
+  /** A claim past this time is abandoned: the item is back in the queue for anyone. */
+  @Column('timestamptz', { name: 'claim_expires_at', nullable: true }) claimExpiresAt: Date | null;
+  @Column('text', { nullable: true }) decision: ReviewDecisionAction | null;
   @Column('text', { name: 'decision_reason', nullable: true }) decisionReason: string | null;
   @Column('text', { name: 'decision_provider_charge_id', nullable: true }) decisionProviderChargeId: string | null;
+  /** For `acknowledge`: what happens next outside this service (`refund_needed` feeds the refunds work). */
+  @Column('text', { name: 'follow_up', nullable: true }) followUp: ReviewFollowUp | null;
+  /** The first pair of eyes. */
   @Column('text', { name: 'decided_by', nullable: true }) decidedBy: string | null;
   @Column('timestamptz', { name: 'decided_at', nullable: true }) decidedAt: Date | null;
+  /** The second pair of eyes, above the four-eyes threshold; never the same name as `decided_by`. */
+  @Column('text', { name: 'confirmed_by', nullable: true }) confirmedBy: string | null;
+  @Column('timestamptz', { name: 'confirmed_at', nullable: true }) confirmedAt: Date | null;
+  @Column('timestamptz', { name: 'closed_at', nullable: true }) closedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -275,6 +275,26 @@ describe('StripeGateway against the simulator', () => {
     expect(sim.stats().requests).toMatchObject({ retrieves: 1, lists: 0 });
   });
 
+  it('retrieves any intent by id with its amount, currency and attempt reference, for a reviewer to check', async () => {
+    const stripe = gateway();
+    const charge = newCharge();
+    const created = await send(stripe, charge);
+    const intentId = created.kind === 'response' ? created.providerChargeId : null;
+
+    const found = await stripe.retrieveCharge(intentId!);
+
+    expect(found).toMatchObject({ kind: 'found', charge: { providerChargeId: intentId, outcome: 'succeeded', amountCents: 2500, currency: 'usd', attemptId: charge.attemptId } });
+    expect(JSON.stringify(found)).not.toContain('client_secret');
+    expect(sim.stats().requests).toMatchObject({ retrieves: 1, lists: 0 });
+  });
+
+  it("answers not_found only on Stripe's 404, and a 500 on retrieve as an error that proves nothing", async () => {
+    expect(await gateway().retrieveCharge('pi_does_not_exist')).toMatchObject({ kind: 'not_found' });
+    sim.setFaults({ rules: [{ fault: '500', on: 'query' }] });
+    expect(await gateway().retrieveCharge('pi_does_not_exist')).toMatchObject({ kind: 'error', httpStatus: 500 });
+    expect(sim.stats().faultsInjected).toEqual({ query_500: 1 });
+  });
+
   it('treats a known intent id that belongs to another attempt as an error, not a match', async () => {
     const stripe = gateway();
     const created = await send(stripe, newCharge());

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayCallResult } from '../gateway-call-result.js';
 import type { GatewayCapabilities } from '../gateway-capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RetrieveResult } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http-client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
 import { encodeStripeCharge } from './stripe-charge-encoding.js';
@@ -106,7 +106,9 @@ export class StripeGateway extends PaymentGateway {
     const base = {
       customer: reference.customerId,
       'created[gte]': String(createdSec - LIST_SKEW_BEFORE_SEC),
-      'created[lte]': String(Math.ceil(Date.now() / 1000) + LIST_SKEW_AFTER_SEC),
+      // Requests for an attempt stop within its key's lifetime, so no intent of it can be newer than that (plus
+      // skew): a re-check days later does not page through everything the customer bought since.
+      'created[lte]': String(Math.min(Math.ceil(Date.now() / 1000), createdSec + Math.ceil(this.capabilities.keyLifetimeMs / 1000)) + LIST_SKEW_AFTER_SEC),
       limit: String(PAGE_SIZE),
     };
     const found: ProviderCharge[] = [];
@@ -140,6 +142,19 @@ export class StripeGateway extends PaymentGateway {
       return lookupError({ message, httpStatus: 200 }, startedAt);
     }
     return lookupResult([toProviderCharge(intent, outcome.body)], true, startedAt);
+  }
+
+  /** `GET /v1/payment_intents/:id`; Stripe's 404 `resource_missing` is the only "no such charge". */
+  override async retrieveCharge(providerChargeId: string): Promise<RetrieveResult> {
+    const startedAt = performance.now();
+    const outcome = await this.getPage(`/v1/payment_intents/${encodeURIComponent(providerChargeId)}`, {});
+    if (!outcome.ok) {
+      if (outcome.httpStatus === 404) return { kind: 'not_found', durationMs: elapsedSince(startedAt) };
+      return { kind: 'error', message: outcome.message, httpStatus: outcome.httpStatus, durationMs: elapsedSince(startedAt) };
+    }
+    const intent = readIntent(outcome.body);
+    if (!intent) return { kind: 'error', message: 'retrieve returned no payment intent', httpStatus: 200, durationMs: elapsedSince(startedAt) };
+    return { kind: 'found', charge: toProviderCharge(intent, outcome.body), durationMs: elapsedSince(startedAt) };
   }
 
   private async getPage(path: string, params: Record<string, string>): Promise<PageOutcome> {

@@ -1,0 +1,67 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** OpenAPI shapes of the review endpoints' answers (the services return plain objects of these shapes). */
+export class ReviewDecisionViewDoc {
+  @ApiProperty({ enum: ['succeeded', 'failed', 'acknowledge'] }) action: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) reason: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) providerChargeId: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, enum: ['refund_needed', 'no_action', 'recorded_externally'] }) followUp: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) decidedBy: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) decidedAt: string | null;
+}
+
+export class ReviewItemViewDoc {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'tries_exhausted' }) reason: string;
+  @ApiProperty({ enum: ['open', 'claimed', 'awaiting_second', 'closed'] }) state: string;
+  @ApiProperty({ format: 'uuid' }) attemptId: string;
+  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) attemptStatus: string;
+  @ApiProperty({ format: 'uuid' }) chargeId: string;
+  @ApiProperty() provider: string;
+  @ApiProperty() amountCents: number;
+  @ApiProperty() currency: string;
+  @ApiProperty() customerId: string;
+  @ApiProperty({ format: 'date-time' }) openedAt: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) claimedBy: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) claimExpiresAt: string | null;
+  @ApiProperty({ description: 'a succeeded/failed decision needs a second reviewer' }) fourEyes: boolean;
+  @ApiPropertyOptional({ type: ReviewDecisionViewDoc, nullable: true }) decision: ReviewDecisionViewDoc | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) confirmedBy: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) confirmedAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) closedAt: string | null;
+}
+
+export class ReviewQueuePageDoc {
+  @ApiProperty({ type: [ReviewItemViewDoc] }) items: ReviewItemViewDoc[];
+  @ApiPropertyOptional({ type: String, nullable: true }) nextCursor: string | null;
+}
+
+export class ReviewEvidenceDoc {
+  @ApiProperty({ type: 'object', additionalProperties: true }) charge: Record<string, unknown>;
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'every attempt of the charge, with the exact payload it sent' }) attempts: object[];
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'every provider call: kind, outcome, HTTP status, duration, time' }) providerCalls: object[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) transitions: object[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) webhookEvents: object[];
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'what was known when the item was opened' }) snapshot: unknown;
+}
+
+export class ReviewItemDetailDoc extends ReviewItemViewDoc {
+  @ApiProperty({ type: ReviewEvidenceDoc }) evidence: ReviewEvidenceDoc;
+}
+
+export class ReviewAuditRowDoc {
+  @ApiProperty() id: string;
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty() actor: string;
+  @ApiProperty({ enum: ['claim', 'release', 'decide', 'confirm', 'reject', 'escalate'] }) action: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) decision: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) reason: string | null;
+  @ApiProperty() stateBefore: string;
+  @ApiProperty() stateAfter: string;
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true, description: 'the provider evidence used' }) evidence: unknown;
+}
+
+export class ReviewerDoc {
+  @ApiProperty({ example: 'alice' }) name: string;
+  @ApiProperty({ enum: ['reviewer', 'admin'] }) role: string;
+}

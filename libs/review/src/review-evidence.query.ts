@@ -1,0 +1,52 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Everything known about the charge behind a review item, assembled at read time from the tables that
+ * record it (so it includes what happened after the item opened): the charge, every attempt with the exact
+ * payload it sent, every provider call, every transition, every webhook event for those attempts.
+ */
+export interface ReviewEvidence {
+  charge: Record<string, unknown>;
+  attempts: Array<Record<string, unknown>>;
+  providerCalls: Array<Record<string, unknown>>;
+  transitions: Array<Record<string, unknown>>;
+  webhookEvents: Array<Record<string, unknown>>;
+  /** What was known when the item was opened (and findings added since). */
+  snapshot: unknown;
+}
+
+export async function readReviewEvidence(em: EntityManager, chargeId: string, snapshot: unknown): Promise<ReviewEvidence> {
+  const [[charge], attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
+    em.query<Array<Record<string, unknown>>>(
+      `SELECT id, order_id AS "orderId", amount_cents::float8 AS "amountCents", currency, customer_id AS "customerId",
+              payment_method_id AS "paymentMethodId", provider, created_by AS "createdBy", created_at AS "createdAt"
+         FROM charges WHERE id = $1`,
+      [chargeId],
+    ),
+    em.query<Array<Record<string, unknown>>>(
+      `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_charge_id AS "providerChargeId", payload,
+              payload_hash AS "payloadHash", http_attempts AS "httpAttempts", resolution_tries AS "resolutionTries",
+              last_error AS "lastError", created_at AS "createdAt", last_sent_at AS "lastSentAt",
+              unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
+         FROM charge_attempts WHERE charge_id = $1 ORDER BY created_at, id`,
+      [chargeId],
+    ),
+    em.query<Array<Record<string, unknown>>>(
+      `SELECT p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
+         FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.charge_id = $1 ORDER BY p.at, p.id`,
+      [chargeId],
+    ),
+    em.query<Array<Record<string, unknown>>>(
+      `SELECT t.attempt_id AS "attemptId", t.at, t.from_status AS "from", t.to_status AS "to", t.cause, t.actor, t.detail
+         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id WHERE a.charge_id = $1 ORDER BY t.at, t.id`,
+      [chargeId],
+    ),
+    em.query<Array<Record<string, unknown>>>(
+      `SELECT w.attempt_id AS "attemptId", w.received_at AS "receivedAt", w.event_id AS "eventId", w.type,
+              w.provider_charge_id AS "providerChargeId", w.disposition, w.detail, w.payload
+         FROM webhook_events w JOIN charge_attempts a ON a.id = w.attempt_id WHERE a.charge_id = $1 ORDER BY w.received_at, w.id`,
+      [chargeId],
+    ),
+  ]);
+  return { charge, attempts, providerCalls, transitions, webhookEvents, snapshot };
+}

@@ -1,0 +1,113 @@
+import type { ReviewItemState } from '@app/database';
+
+/** What a reviewer sees of an item in the queue and after every action on it. */
+export interface ReviewItemView {
+  id: string;
+  reason: string;
+  /** As of now: a claim past its expiry reads `open`, with no claimant. */
+  state: ReviewItemState;
+  attemptId: string;
+  attemptStatus: string;
+  chargeId: string;
+  provider: string;
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  openedAt: string;
+  claimedBy: string | null;
+  claimExpiresAt: string | null;
+  /** A succeeded/failed decision on this amount needs a second reviewer. */
+  fourEyes: boolean;
+  /** The decision made (or, while awaiting_second, proposed), or null. */
+  decision: ReviewDecisionView | null;
+  confirmedBy: string | null;
+  confirmedAt: string | null;
+  closedAt: string | null;
+}
+
+export interface ReviewDecisionView {
+  action: string;
+  reason: string | null;
+  providerChargeId: string | null;
+  followUp: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+}
+
+/** One row of the item query below, as node-pg returns it. */
+export interface ReviewItemRow {
+  id: string;
+  reason: string;
+  state: ReviewItemState;
+  attempt_id: string;
+  attempt_status: string;
+  charge_id: string;
+  provider: string;
+  amount_cents: string;
+  currency: string;
+  customer_id: string;
+  opened_at: Date;
+  claimed_by: string | null;
+  claim_expires_at: Date | null;
+  decision: string | null;
+  decision_reason: string | null;
+  decision_provider_charge_id: string | null;
+  follow_up: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  confirmed_by: string | null;
+  confirmed_at: Date | null;
+  closed_at: Date | null;
+  /** Keyset cursor position, to the microsecond. */
+  cursor_at: string;
+}
+
+/** An expired claim is an open item: computed with the database clock, so every process agrees. */
+export const EFFECTIVE_STATE = `CASE WHEN r.state = 'claimed' AND r.claim_expires_at <= now() THEN 'open' ELSE r.state END`;
+
+export const ITEM_SELECT = `
+  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.provider,
+         c.amount_cents, c.currency, c.customer_id, r.created_at AS opened_at,
+         CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claimed_by END AS claimed_by,
+         CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claim_expires_at END AS claim_expires_at,
+         r.decision, r.decision_reason, r.decision_provider_charge_id, r.follow_up, r.decided_by, r.decided_at,
+         r.confirmed_by, r.confirmed_at, r.closed_at,
+         to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+    FROM review_items r
+    JOIN charge_attempts a ON a.id = r.attempt_id
+    JOIN charges c ON c.id = a.charge_id`;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toReviewItemView(row: ReviewItemRow, fourEyesThresholdCents: number): ReviewItemView {
+  const amountCents = Number(row.amount_cents);
+  return {
+    id: row.id,
+    reason: row.reason,
+    state: row.state,
+    attemptId: row.attempt_id,
+    attemptStatus: row.attempt_status,
+    chargeId: row.charge_id,
+    provider: row.provider,
+    amountCents,
+    currency: row.currency,
+    customerId: row.customer_id,
+    openedAt: row.opened_at.toISOString(),
+    claimedBy: row.claimed_by,
+    claimExpiresAt: iso(row.claim_expires_at),
+    fourEyes: amountCents >= fourEyesThresholdCents,
+    decision: row.decision
+      ? {
+          action: row.decision,
+          reason: row.decision_reason,
+          providerChargeId: row.decision_provider_charge_id,
+          followUp: row.follow_up,
+          decidedBy: row.decided_by,
+          decidedAt: iso(row.decided_at),
+        }
+      : null,
+    confirmedBy: row.confirmed_by,
+    confirmedAt: iso(row.confirmed_at),
+    closedAt: iso(row.closed_at),
+  };
+}

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ProviderCallRecorder } from '@app/attempts';
+import { AppConfig } from '@app/config';
+import { GatewayRegistry, type LookupResult, type RetrieveResult } from '@app/gateways';
+import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
+import { ReviewProviderEvidenceError } from './review.errors.js';
+
+export interface CheckSubject {
+  reviewItemId: string;
+  attemptId: string;
+  chargeId: string;
+  customerId: string;
+  provider: string;
+  amountCents: number;
+  currency: string;
+  attemptCreatedAt: Date;
+  attemptProviderChargeId: string | null;
+}
+
+/** What the provider said at decision time, kept with the decision and in the audit trail. */
+export interface ProviderEvidence extends Record<string, unknown> {
+  check: 'retrieve_by_id' | 'consistent_lookup';
+  /** Database time just before the query left: proves it came after the grace period. */
+  queriedAt: string;
+}
+
+/**
+ * Asks the provider, at decision time and outside any transaction, for the fact a decision rests on, records
+ * the call as evidence on the attempt (whatever it answered), and refuses the decision when the fact is not
+ * there. Never creates anything at the provider.
+ */
+@Injectable()
+export class ReviewProviderCheck {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly calls: ProviderCallRecorder,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** `succeeded`: the named provider charge exists, is ours, for our money, and succeeded. */
+  async verifySucceeded(subject: CheckSubject, providerChargeId: string, actor: string): Promise<ProviderEvidence> {
+    const queriedAt = await this.dbNow();
+    const result = await this.gateways.get(subject.provider).retrieveCharge(providerChargeId);
+    const evidence: ProviderEvidence = { check: 'retrieve_by_id', queriedAt, providerChargeId, result: summariseRetrieve(result) };
+    await this.record(subject, actor, 'review_succeeded', result.kind, result.kind === 'error' ? result.httpStatus : result.kind === 'not_found' ? 404 : 200, result.durationMs, evidence);
+    const verdict = verifyNamedCharge(result, providerChargeId, subject);
+    return this.settle('succeeded', verdict, evidence);
+  }
+
+  /**
+   * `failed`: a strongly consistent lookup, made after the grace period (measured with the database clock
+   * from the attempt's last send), finds nothing under our reference.
+   */
+  async verifyFailed(subject: CheckSubject, actor: string): Promise<ProviderEvidence> {
+    const gateway = this.gateways.get(subject.provider);
+    const capable = mayProveAbsence(gateway.capabilities.lookupByReference);
+    if (!capable.ok) throw new ReviewProviderEvidenceError('failed', capable.why, { provider: subject.provider, lookupByReference: gateway.capabilities.lookupByReference });
+    const grace = await this.grace(subject.attemptId);
+    if (!grace.passed) {
+      const why = `the provider may still be executing the last request (sent ${grace.lastSentAt}); a "not found" is trusted only after ${grace.graceEndsAt}, in ${Math.ceil(grace.remainingMs / 1000)} s`;
+      throw new ReviewProviderEvidenceError('failed', why, { lastSentAt: grace.lastSentAt, graceEndsAt: grace.graceEndsAt, remainingMs: grace.remainingMs });
+    }
+    const lookup = await gateway.findByReference({
+      attemptId: subject.attemptId,
+      chargeId: subject.chargeId,
+      customerId: subject.customerId,
+      createdAt: subject.attemptCreatedAt,
+      providerChargeId: subject.attemptProviderChargeId,
+    });
+    const evidence: ProviderEvidence = { check: 'consistent_lookup', queriedAt: grace.now, lastSentAt: grace.lastSentAt, graceEndsAt: grace.graceEndsAt, result: summariseLookup(lookup) };
+    await this.record(subject, actor, 'review_failed', lookup.kind, lookup.kind === 'error' ? lookup.httpStatus : 200, lookup.durationMs, evidence);
+    return this.settle('failed', verifyAbsence(lookup), evidence);
+  }
+
+  private async grace(attemptId: string): Promise<{ passed: boolean; now: string; lastSentAt: string; graceEndsAt: string; remainingMs: number }> {
+    const [row] = await this.db.query<Array<{ passed: boolean; now: Date; last_sent_at: Date; grace_ends_at: Date; remaining_ms: number }>>(
+      `SELECT now() >= ends AS passed, now(), sent AS last_sent_at, ends AS grace_ends_at,
+              greatest(0, extract(epoch FROM ends - now()) * 1000)::float8 AS remaining_ms
+         FROM (SELECT coalesce(last_send_ended_at, last_sent_at, created_at) AS sent,
+                      coalesce(last_send_ended_at, last_sent_at, created_at) + make_interval(secs => $2::double precision / 1000) AS ends
+                 FROM charge_attempts WHERE id = $1) g`,
+      [attemptId, this.config.CONSISTENT_LOOKUP_GRACE_MS],
+    );
+    return {
+      passed: row.passed,
+      now: row.now.toISOString(),
+      lastSentAt: row.last_sent_at.toISOString(),
+      graceEndsAt: row.grace_ends_at.toISOString(),
+      remainingMs: row.remaining_ms,
+    };
+  }
+
+  private async dbNow(): Promise<string> {
+    const [row] = await this.db.query<Array<{ now: Date }>>(`SELECT now()`);
+    return row.now.toISOString();
+  }
+
+  private async record(subject: CheckSubject, actor: string, purpose: string, outcome: string, httpStatus: number | null, durationMs: number, evidence: ProviderEvidence): Promise<void> {
+    await this.calls.record({
+      attemptId: subject.attemptId,
+      provider: subject.provider,
+      kind: 'lookup',
+      outcome,
+      httpStatus,
+      durationMs,
+      detail: { purpose, reviewItemId: subject.reviewItemId, actor, ...evidence },
+    });
+  }
+
+  private settle(action: 'succeeded' | 'failed', verdict: Verdict, evidence: ProviderEvidence): ProviderEvidence {
+    if (!verdict.ok) throw new ReviewProviderEvidenceError(action, verdict.why, evidence);
+    return evidence;
+  }
+}
+
+function summariseRetrieve(result: RetrieveResult): Record<string, unknown> {
+  if (result.kind === 'error') return { kind: 'error', message: result.message, httpStatus: result.httpStatus };
+  if (result.kind === 'not_found') return { kind: 'not_found' };
+  const { providerChargeId, outcome, amountCents, currency, attemptId } = result.charge;
+  return { kind: 'found', providerChargeId, outcome, amountCents, currency, attemptId };
+}
+
+function summariseLookup(lookup: LookupResult): Record<string, unknown> {
+  if (lookup.kind === 'error') return { kind: 'error', message: lookup.message, httpStatus: lookup.httpStatus };
+  if (lookup.kind === 'not_found') return { kind: 'not_found', consistent: lookup.consistent };
+  return {
+    kind: 'found',
+    consistent: lookup.consistent,
+    charges: lookup.charges.map((c) => ({ providerChargeId: c.providerChargeId, outcome: c.outcome, amountCents: c.amountCents, currency: c.currency })),
+  };
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AttemptsModule } from '@app/attempts';
+import { ReviewClaimsService } from './review-claims.service.js';
+import { ReviewDecisionService } from './review-decision.service.js';
+import { ReviewProviderCheck } from './review-provider-check.service.js';
+import { ReviewQueueGauges } from './review-queue.gauges.js';
+import { ReviewQueueService } from './review-queue.service.js';
+import { ReviewModule } from './review.module.js';
+
+/** The queue finance staff work: reading, claiming, deciding with proof. Imported by the api. */
+@Module({
+  imports: [AttemptsModule, ReviewModule],
+  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewProviderCheck, ReviewQueueGauges],
+  exports: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewModule],
+})
+export class ReviewQueueModule {}

@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChargeAttemptEntity, ReviewItemEntity } from '@app/database';
+import { ReviewItemsService } from '@app/review';
+import { createCharge, submit } from './support/charges.js';
+import { newReviewer, unknownAttemptInReview, type ItemUnderReview, type Reviewer } from './support/review.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+
+/** Screenshots for people to look at; git-ignored. */
+const SHOTS = join(process.cwd(), 'test-artifacts', 'review-console');
+
+/**
+ * The console in a real browser (Debian's chromium, driven by playwright-core) against the real api: a
+ * finance person signs in, works the queue, claims an item, decides it, and sees it leave the queue.
+ */
+describe('review console in a browser', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let page: Page;
+  let alice: Reviewer;
+  let target: ItemUnderReview;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startTestStack({ env: { CONSISTENT_LOOKUP_GRACE_MS: '600000', RESOLUTION_BACKOFF_MS: '600000' } });
+    alice = await newReviewer(stack, 'alice');
+    const bob = await newReviewer(stack, 'bob');
+    // A queue that looks like a working day: the item we decide, a large one, a late truth, and one a colleague holds.
+    target = await unknownAttemptInReview(stack, 'hang_after_create', { amountCents: 12_990 });
+    await unknownAttemptInReview(stack, '500_before_create', { amountCents: 249_900 });
+    const paid = await submit(stack, (await createCharge(stack, { amountCents: 4_990 })).id);
+    await stack.app.get(ReviewItemsService).open(paid.attempts[0].id, 'duplicate_provider_charges', { providerChargeId: 'pi_second_charge' });
+    const held = await unknownAttemptInReview(stack, '500_before_create', { amountCents: 7_500 });
+    await stack.http.post(`/review/items/${held.itemId}/claim`).set(bob.headers).expect(200);
+
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    // A 13-inch laptop.
+    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('signs in, opens an item from the queue, claims it, decides it, and sees it leave the queue', async () => {
+    const consoleErrors: string[] = [];
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.goto(`${stack.baseUrl}/review`);
+    await page.fill('#token', alice.headers.Authorization.replace('Bearer ', ''));
+    await page.click('button[type=submit]');
+    await page.waitForSelector(`tr[data-item="${target.itemId}"]`);
+    await expect(page.textContent('#who-name')).resolves.toContain(alice.name);
+    await page.screenshot({ path: join(SHOTS, 'queue.png') });
+
+    await page.click(`tr[data-item="${target.itemId}"]`);
+    await page.waitForSelector('#claim');
+    expect(await page.textContent('h1')).toContain('Provider never gave a definite answer');
+    expect(await page.textContent('.timeline')).toContain('Charge request sent');
+    await page.click('#claim');
+    await page.waitForSelector('#decision-form');
+    await page.check('input[name=action][value=succeeded]');
+    await page.fill('input[name=providerChargeId]', target.intentId!);
+    await page.fill('textarea[name=reason]', 'Stripe shows the payment intent for this attempt succeeded for the full amount.');
+    await page.screenshot({ path: join(SHOTS, 'item.png'), fullPage: true });
+
+    await page.click('#decision-form button[type=submit]');
+    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForSelector('#queue tbody tr');
+    expect(await page.$(`tr[data-item="${target.itemId}"]`)).toBeNull();
+    await page.screenshot({ path: join(SHOTS, 'queue-after.png') });
+
+    const attempt = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: target.attemptId });
+    expect(attempt).toMatchObject({ status: 'succeeded', providerChargeId: target.intentId, resolvedBy: 'reviewer' });
+    expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: target.itemId })).toMatchObject({ state: 'closed', decidedBy: alice.name });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('offers only acknowledge, with a follow-up, for a late truth about a settled attempt', async () => {
+    const paid = await submit(stack, (await createCharge(stack, { amountCents: 31_500 })).id);
+    await stack.app.get(ReviewItemsService).open(paid.attempts[0].id, 'provider_success_after_failure', { type: 'payment_intent.succeeded' });
+    const item = await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ attemptId: paid.attempts[0].id });
+    await page.goto('about:blank');
+    await page.goto(`${stack.baseUrl}/review#/items/${item.id}`);
+    await page.click('#claim');
+    await page.waitForSelector('#decision-form');
+    expect(await page.$$eval('input[name=action]', (inputs) => inputs.map((i) => i.getAttribute('value')))).toEqual(['acknowledge']);
+    await page.selectOption('select[name=followUp]', 'refund_needed');
+    await page.fill('textarea[name=reason]', 'Customer was charged after we declined; refund it.');
+    await page.screenshot({ path: join(SHOTS, 'acknowledge.png'), fullPage: true });
+    await page.click('#decision-form button[type=submit]');
+    await page.waitForURL((url) => url.hash === '#/');
+    expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: item.id })).toMatchObject({ state: 'closed', followUp: 'refund_needed' });
+  });
+
+  it('shows the four-eyes state: the first reviewer waits, a second reviewer confirms in their own session', async () => {
+    const big = await unknownAttemptInReview(stack, 'hang_after_create', { amountCents: 480_000 });
+    await stack.http.post(`/review/items/${big.itemId}/claim`).set(alice.headers).expect(200);
+    await stack.http.post(`/review/items/${big.itemId}/decision`).set(alice.headers).send({ action: 'succeeded', providerChargeId: big.intentId, reason: 'The intent succeeded for the full amount.' }).expect(200);
+    await page.goto('about:blank');
+    await page.goto(`${stack.baseUrl}/review#/items/${big.itemId}`);
+    await page.waitForSelector('#decision');
+    expect(await page.textContent('#decision')).toContain('Someone other than you must confirm or reject it.');
+    expect(await page.$('#confirm')).toBeNull();
+
+    const carol = await newReviewer(stack, 'carol');
+    const second = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await second.goto(`${stack.baseUrl}/review`);
+    await second.fill('#token', carol.headers.Authorization.replace('Bearer ', ''));
+    await second.click('button[type=submit]');
+    await second.waitForSelector('#queue');
+    await second.goto(`${stack.baseUrl}/review#/items/${big.itemId}`);
+    await second.waitForSelector('#confirm');
+    await second.fill('#decision textarea[name=reason]', 'Checked the provider dashboard myself.');
+    await second.screenshot({ path: join(SHOTS, 'second-review.png'), fullPage: true });
+    await second.click('#confirm');
+    await second.waitForURL((url) => url.hash === '#/');
+    await second.close();
+    expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: big.itemId })).toMatchObject({ state: 'closed', decidedBy: alice.name, confirmedBy: carol.name });
+    expect((await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: big.attemptId })).status).toBe('succeeded');
+  });
+
+  it('shows a refusal in words, and changes nothing', async () => {
+    const other = await unknownAttemptInReview(stack, 'hang_after_create');
+    await page.goto('about:blank');
+    await page.goto(`${stack.baseUrl}/review#/items/${other.itemId}`);
+    await page.click('#claim');
+    await page.waitForSelector('#decision-form');
+    await page.check('input[name=action][value=failed]');
+    await page.fill('textarea[name=reason]', 'Nothing in the dashboard.');
+    await page.click('#decision-form button[type=submit]');
+    const error = await page.waitForSelector('#decision .error');
+    expect(await error.textContent()).toMatch(/Refused\. The provider may still be processing the last request .* Try again after .*Nothing was changed\./);
+    await page.screenshot({ path: join(SHOTS, 'refused.png'), fullPage: true });
+    expect((await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: other.attemptId })).status).toBe('unknown');
+  });
+
+  it('serves the page with a policy that allows no inline or foreign script', async () => {
+    const res = await stack.http.get('/review');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await stack.http.get('/review/console.js')).headers['content-type']).toContain('javascript');
+  });
+});
