@@ -7,6 +7,7 @@ import { LateTruths1764680010000 } from './1764680010000-LateTruths.js';
 import { CreateLedger1764680080000 } from './1764680080000-CreateLedger.js';
 import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewReopensOnNewEvidence.js';
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
+import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -21,5 +22,6 @@ export const MIGRATIONS = [
   LateTruths1764680010000,
   ReviewQueue1764680020000,
   ReviewReopensOnNewEvidence1764680029000,
+  AddChargeBillingTypeAndDueDate1764680060000,
   CreateLedger1764680080000,
 ];

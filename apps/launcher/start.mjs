@@ -292,6 +292,16 @@ async function main() {
     say(`STRIPE_SECRET_KEY is not set: using the local Stripe SIMULATOR, not Stripe. No real money moves.`);
     say(`  simulated Stripe API http://127.0.0.1:${simPort}, control API http://127.0.0.1:${controlPort}/_sim, webhooks to ${env.SIMULATOR_WEBHOOK_URL}`);
     say('  set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) to talk to Stripe instead');
+    if (!env.ASAAS_API_KEY) {
+      // The same simulator answers Asaas under /v3; its webhooks carry the simulator's token.
+      Object.assign(env, {
+        ASAAS_API_BASE: `http://127.0.0.1:${simPort}`,
+        ASAAS_API_KEY: '$aact_simulator',
+        ASAAS_WEBHOOK_TOKEN: env.ASAAS_WEBHOOK_TOKEN ?? 'asaas-dev-simulator-token',
+        SIMULATOR_ASAAS_WEBHOOK_URL: env.SIMULATOR_ASAAS_WEBHOOK_URL ?? `http://127.0.0.1:${port}/webhooks/asaas`,
+      });
+      say(`ASAAS_API_KEY is not set: provider "asaas" uses the same SIMULATOR (http://127.0.0.1:${simPort}/v3), webhooks to ${env.SIMULATOR_ASAAS_WEBHOOK_URL}`);
+    }
     service('simulator', [ENTRY.simulator], env);
     await waitForPort(simPort, 'the simulator', 20_000);
     if (stopping) return;

@@ -9,7 +9,7 @@ import { configureApiApp } from '../../apps/api/src/configure-api-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { AppConfig, loadConfig } from '@app/config';
 import { ResolutionModule } from '@app/resolution';
-import { startSimulator, type Simulator } from '@app/simulator';
+import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startSimulator, type Simulator } from '@app/simulator';
 
 export interface TestStack {
   app: INestApplication;
@@ -48,6 +48,8 @@ export const FAST_TIMINGS: Record<string, string> = {
   CONSISTENT_LOOKUP_GRACE_MS: '0',
   SWEEPER_INTERVAL_MS: '60000',
   STRIPE_QUERY_RATE_PER_S: '1000',
+  ASAAS_CONSISTENCY_WINDOW_MS: '300',
+  ASAAS_QUERY_RATE_PER_S: '1000',
 };
 
 /** A real api (and optionally worker) on an ephemeral port, against the real PostgreSQL, Redis and simulator. */
@@ -59,6 +61,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...FAST_TIMINGS,
     STRIPE_API_BASE: sim.apiUrl,
     STRIPE_SECRET_KEY: 'sk_test_simulator',
+    ASAAS_API_BASE: sim.apiUrl,
+    ASAAS_API_KEY: '$aact_test_charge_once',
+    ASAAS_WEBHOOK_TOKEN: DEFAULT_ASAAS_WEBHOOK_TOKEN,
     QUEUE_PREFIX: options.queuePrefix ?? `test-${randomUUID().slice(0, 8)}`,
     API_TOKENS: Object.entries(tokens).map(([role, token]) => `${role}:${token}`).join(','),
     ...options.env,

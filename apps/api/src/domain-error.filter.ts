@@ -16,6 +16,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   idempotency_key_in_flight: HttpStatus.CONFLICT,
   idempotency_key_reused: HttpStatus.UNPROCESSABLE_ENTITY,
   unknown_provider: HttpStatus.BAD_REQUEST,
+  invalid_charge_field: HttpStatus.BAD_REQUEST,
   payload_mismatch: HttpStatus.INTERNAL_SERVER_ERROR,
   webhook_rejected: HttpStatus.BAD_REQUEST,
   review_input_invalid: HttpStatus.BAD_REQUEST,

@@ -4,7 +4,7 @@ import Bull from 'bull';
 import pg from 'pg';
 import { migrateDatabase } from '@app/database';
 import { GatewayRegistry, StripeGateway } from '@app/gateways';
-import { RESOLUTION_QUEUE } from '@app/queues';
+import { resolutionQueueFor } from '@app/queues';
 import { startSimulator } from '@app/simulator';
 import { intArg, startService } from './bench-process.js';
 
@@ -34,7 +34,7 @@ for (let offset = 0; offset < n; offset += 500) {
   await Promise.all(batch.map(async (i) => attemptIds.push(await seedUnknownAttempt(i))));
 }
 
-const queue = new Bull(RESOLUTION_QUEUE, redisUrl, { prefix });
+const queue = new Bull(resolutionQueueFor('stripe'), redisUrl, { prefix });
 const procs = Array.from({ length: workers }, () =>
   startService('worker', {
     DATABASE_URL: databaseUrl,

@@ -4,8 +4,11 @@ import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './payment-intent.js';
 import type { Simulator } from './simulator.js';
 import type { StripeEventType } from './stripe-events.js';
+import type { AsaasEventType } from './asaas-events.js';
+import type { AsaasPaymentStatus } from './asaas-payment.js';
 
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
+const ASAAS_STATUS_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/status$/;
 
 /** The control API: a thin JSON adapter over the `Simulator` methods, on its own port. */
 export function createControlRouter(simulator: Simulator): RequestListener {
@@ -32,6 +35,11 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
     if (endpoint === 'GET /_sim/config') return ok(simulator.config());
     if (endpoint === 'GET /_sim/faults') return ok(simulator.pendingFaults());
     if (endpoint === 'GET /_sim/webhooks') return ok(simulator.webhookDeliveries());
+    if (endpoint === 'GET /_sim/asaas/payments') {
+      return ok(simulator.asaasPayments({ externalReference: query('externalReference'), customer: query('customer') }));
+    }
+    if (endpoint === 'GET /_sim/asaas/requests') return ok(simulator.asaasRequests(query('externalReference')));
+    if (endpoint === 'GET /_sim/asaas/webhooks') return ok(simulator.asaasWebhookDeliveries());
     return sendJson(response, 404, { error: `no control route ${endpoint}` });
   }
 
@@ -40,7 +48,19 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   if (request.method === 'POST' && statusPath) {
     return ok(simulator.setIntentStatus(decodeURIComponent(statusPath[1]), body.status as IntentStatus));
   }
+  const asaasStatusPath = ASAAS_STATUS_PATH.exec(url.pathname);
+  if (request.method === 'POST' && asaasStatusPath) {
+    return ok(simulator.setAsaasPaymentStatus(decodeURIComponent(asaasStatusPath[1]), body.status as AsaasPaymentStatus));
+  }
   switch (endpoint) {
+    case 'POST /_sim/asaas/webhooks/send':
+      return ok(
+        await simulator.sendAsaasWebhook({
+          event: body.event as AsaasEventType,
+          paymentId: optionalString(body.paymentId, 'paymentId') ?? '',
+          forged: body.forged === true,
+        }),
+      );
     case 'POST /_sim/reset':
       await simulator.reset();
       return ok({ reset: true });

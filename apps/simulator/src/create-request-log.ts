@@ -4,10 +4,13 @@ export interface LoggedCreateRequest {
   idempotencyKey: string | null;
   /** The body exactly as received, to prove a resend carried the same bytes. */
   rawBody: string;
-  /** Received headers; the Authorization value is replaced, never kept. */
+  /** Received headers; the Authorization and access_token values are replaced, never kept. */
   headers: Record<string, string>;
   receivedAt: string;
 }
+
+/** Credentials: Stripe's bearer key, Asaas's access token. */
+const REDACTED_HEADERS = new Set(['authorization', 'access_token']);
 
 /** Keeps a long benchmark from turning the log into the simulator's memory problem. */
 const MAX_KEPT_REQUESTS = 100_000;
@@ -20,7 +23,7 @@ export class CreateRequestLog {
     const kept: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined) continue;
-      kept[name] = name === 'authorization' ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
+      kept[name] = REDACTED_HEADERS.has(name) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
     }
     this.entries.push({ idempotencyKey, rawBody, headers: kept, receivedAt: new Date(receivedAtMs).toISOString() });
     // Trimmed in slices, not one shift per request: shifting a long array is a copy each time.

@@ -1,7 +1,7 @@
 export { startSimulator } from './start-simulator.js';
 export type { Simulator, SimulatorOptions } from './simulator.js';
 export type { SimulatorConfig, SimulatorConfigPatch, WebhookSettings } from './simulator-config.js';
-export { DEFAULT_WEBHOOK_SECRET } from './simulator-config.js';
+export { DEFAULT_ASAAS_WEBHOOK_TOKEN, DEFAULT_WEBHOOK_SECRET } from './simulator-config.js';
 export type { SimulatorStatsSnapshot } from './simulator-stats.js';
 export type { LoggedCreateRequest } from './create-request-log.js';
 export type { CreateFault, FaultMatch, FaultPlan, FaultRule, PendingFaultRule, QueryFault, RandomFaults } from './fault-plan.js';
@@ -9,6 +9,8 @@ export type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
 export { PROCESSING_METHOD } from './payment-intent.js';
 export type { StripeEvent, StripeEventType } from './stripe-events.js';
 export type { WebhookDelivery } from './webhook-sender.js';
+export type { AsaasPayment, AsaasPaymentStatus } from './asaas-payment.js';
+export type { AsaasEvent, AsaasEventType } from './asaas-events.js';
 export { startEfiSimulator } from './efi/start-efi-simulator.js';
 export type { EfiSimulator, EfiSimulatorOptions } from './efi/start-efi-simulator.js';
 export type { EfiSimulatorConfig } from './efi/efi-simulator-config.js';

@@ -1,6 +1,6 @@
 import { startEfiSimulator } from './efi/start-efi-simulator.js';
 import { startSimulator } from './start-simulator.js';
-import { DEFAULT_WEBHOOK_SECRET } from './simulator-config.js';
+import { DEFAULT_ASAAS_WEBHOOK_TOKEN, DEFAULT_WEBHOOK_SECRET } from './simulator-config.js';
 
 /** Runs the simulator as its own process: `npm run start:simulator`. */
 function portFromEnv(name: string, fallback: number): number {
@@ -17,6 +17,10 @@ const simulator = await startSimulator({
   webhook: {
     url: process.env.SIMULATOR_WEBHOOK_URL || null,
     secret: process.env.STRIPE_WEBHOOK_SECRET || DEFAULT_WEBHOOK_SECRET,
+  },
+  asaasWebhook: {
+    url: process.env.SIMULATOR_ASAAS_WEBHOOK_URL || null,
+    secret: process.env.ASAAS_WEBHOOK_TOKEN || DEFAULT_ASAAS_WEBHOOK_TOKEN,
   },
 });
 

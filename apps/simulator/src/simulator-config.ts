@@ -26,11 +26,19 @@ export interface SimulatorConfig {
   /** Customers whose every charge is declined. */
   declineCustomers: string[];
   webhook: WebhookSettings;
+  /** Asaas's list by filter only sees payments older than this; a retrieve by id never lags. */
+  asaasListLagMs: number;
+  /** Asaas webhooks: the same knobs, with `secret` sent as the static `asaas-access-token`. */
+  asaasWebhook: WebhookSettings;
 }
 
-export type SimulatorConfigPatch = Partial<Omit<SimulatorConfig, 'webhook'>> & { webhook?: Partial<WebhookSettings> };
+export type SimulatorConfigPatch = Partial<Omit<SimulatorConfig, 'webhook' | 'asaasWebhook'>> & {
+  webhook?: Partial<WebhookSettings>;
+  asaasWebhook?: Partial<WebhookSettings>;
+};
 
 export const DEFAULT_WEBHOOK_SECRET = 'whsec_dev_simulator';
+export const DEFAULT_ASAAS_WEBHOOK_TOKEN = 'asaas-dev-simulator-token';
 
 export const DEFAULT_CONFIG: SimulatorConfig = {
   searchLagMs: 0,
@@ -39,27 +47,35 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   queryLatencyMs: 0,
   declineCustomers: [],
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
+  asaasListLagMs: 0,
+  asaasWebhook: { url: null, secret: DEFAULT_ASAAS_WEBHOOK_TOKEN, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
 };
 
 /** Validates a patch (from a test or the control API) and returns the merged configuration. */
 export function applyConfigPatch(config: SimulatorConfig, patch: unknown): SimulatorConfig {
   const input = requireRecord(patch, 'config');
-  const webhook = input.webhook === undefined ? {} : requireRecord(input.webhook, 'config.webhook');
-  const url = readUrl(webhook);
   return {
     searchLagMs: optionalNumber(input.searchLagMs, 'searchLagMs') ?? config.searchLagMs,
     hangMs: optionalNumber(input.hangMs, 'hangMs') ?? config.hangMs,
     createLatencyMs: optionalNumber(input.createLatencyMs, 'createLatencyMs') ?? config.createLatencyMs,
     queryLatencyMs: optionalNumber(input.queryLatencyMs, 'queryLatencyMs') ?? config.queryLatencyMs,
     declineCustomers: readCustomerList(input.declineCustomers) ?? config.declineCustomers,
-    webhook: {
-      url: url === undefined ? config.webhook.url : url,
-      secret: optionalString(webhook.secret, 'webhook.secret') ?? config.webhook.secret,
-      delayMs: optionalNumber(webhook.delayMs, 'webhook.delayMs') ?? config.webhook.delayMs,
-      duplicates: optionalNumber(webhook.duplicates, 'webhook.duplicates', 0, 100) ?? config.webhook.duplicates,
-      reorder: readBoolean(webhook.reorder, 'webhook.reorder') ?? config.webhook.reorder,
-      dropRate: optionalNumber(webhook.dropRate, 'webhook.dropRate', 0, 1) ?? config.webhook.dropRate,
-    },
+    webhook: readWebhookSettings(input.webhook, 'webhook', config.webhook),
+    asaasListLagMs: optionalNumber(input.asaasListLagMs, 'asaasListLagMs') ?? config.asaasListLagMs,
+    asaasWebhook: readWebhookSettings(input.asaasWebhook, 'asaasWebhook', config.asaasWebhook),
+  };
+}
+
+function readWebhookSettings(value: unknown, name: string, current: WebhookSettings): WebhookSettings {
+  const webhook = value === undefined ? {} : requireRecord(value, `config.${name}`);
+  const url = readUrl(webhook, name);
+  return {
+    url: url === undefined ? current.url : url,
+    secret: optionalString(webhook.secret, `${name}.secret`) ?? current.secret,
+    delayMs: optionalNumber(webhook.delayMs, `${name}.delayMs`) ?? current.delayMs,
+    duplicates: optionalNumber(webhook.duplicates, `${name}.duplicates`, 0, 100) ?? current.duplicates,
+    reorder: readBoolean(webhook.reorder, `${name}.reorder`) ?? current.reorder,
+    dropRate: optionalNumber(webhook.dropRate, `${name}.dropRate`, 0, 1) ?? current.dropRate,
   };
 }
 
@@ -72,11 +88,11 @@ function readCustomerList(value: unknown): string[] | undefined {
 }
 
 /** `url: null` switches webhooks off, so it is told apart from an absent key. */
-function readUrl(webhook: Record<string, unknown>): string | null | undefined {
+function readUrl(webhook: Record<string, unknown>, name: string): string | null | undefined {
   if (webhook.url === undefined) return undefined;
   if (webhook.url === null || webhook.url === '') return null;
-  const url = optionalString(webhook.url, 'webhook.url');
-  if (url && !URL.canParse(url)) throw new InvalidControlInput(`webhook.url is not a URL: ${url}`);
+  const url = optionalString(webhook.url, `${name}.url`);
+  if (url && !URL.canParse(url)) throw new InvalidControlInput(`${name}.url is not a URL: ${url}`);
   return url;
 }
 

@@ -1,3 +1,4 @@
+import { AsaasEngine } from './asaas-engine.js';
 import { InvalidControlInput } from './control-input.js';
 import { CreateRequestLog } from './create-request-log.js';
 import { FaultPlanner } from './fault-plan.js';
@@ -11,7 +12,7 @@ import type { SimulatorConfig } from './simulator-config.js';
 import { SimulatorStats } from './simulator-stats.js';
 import { EVENT_TYPES, buildEvent, eventTypeForStatus } from './stripe-events.js';
 import type { EventOrigin, StripeEventType } from './stripe-events.js';
-import { WebhookSender } from './webhook-sender.js';
+import { STRIPE_WEBHOOK_FORMAT, WebhookSender } from './webhook-sender.js';
 import type { WebhookDelivery } from './webhook-sender.js';
 
 const NO_ORIGIN: EventOrigin = { requestId: null, idempotencyKey: null };
@@ -28,11 +29,14 @@ export class SimulatorEngine {
   readonly requestLog = new CreateRequestLog();
   readonly hangs = new HangTracker();
   readonly webhooks: WebhookSender;
+  /** The Asaas side: its own payments and webhooks, the same faults, counters and configuration. */
+  readonly asaas: AsaasEngine;
   private current: SimulatorConfig;
 
   constructor(private readonly initialConfig: SimulatorConfig) {
     this.current = initialConfig;
-    this.webhooks = new WebhookSender(() => this.current.webhook, this.stats);
+    this.webhooks = new WebhookSender(() => this.current.webhook, this.stats, STRIPE_WEBHOOK_FORMAT);
+    this.asaas = new AsaasEngine(this.faults, this.stats, this.hangs, () => this.current);
   }
 
   get config(): SimulatorConfig {
@@ -114,12 +118,14 @@ export class SimulatorEngine {
     this.stats.reset();
     this.requestLog.clear();
     this.webhooks.reset();
+    this.asaas.reset();
     this.current = this.initialConfig;
   }
 
   close(): void {
     this.hangs.releaseAll();
     this.webhooks.close();
+    this.asaas.close();
   }
 
   private requireIntent(intentId: string): StripePaymentIntent {

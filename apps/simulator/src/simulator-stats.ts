@@ -9,6 +9,13 @@ export interface SimulatorStatsSnapshot {
   hangingConnections: number;
   requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number };
   webhooks: { sent: number; delivered: number; failed: number; forged: number; dropped: number; duplicated: number };
+  /** The Asaas API, which has no idempotency key: payments are counted by `externalReference` instead. */
+  asaas: {
+    paymentsCreated: number;
+    /** Payments created under each external reference (our attempt id). Anything above 1 is a double charge. */
+    createsByExternalReference: Record<string, number>;
+    requests: { creates: number; retrieves: number; lists: number; unauthorized: number };
+  };
 }
 
 /** Counters that let a fault test prove what it injected and what the provider did. */
@@ -24,6 +31,17 @@ export class SimulatorStats {
     if (idempotencyKey === null) return;
     const byKey = this.state.createsByIdempotencyKey;
     byKey[idempotencyKey] = (byKey[idempotencyKey] ?? 0) + 1;
+  }
+
+  countAsaasPaymentCreated(externalReference: string | null): void {
+    this.state.asaas.paymentsCreated += 1;
+    if (externalReference === null) return;
+    const byReference = this.state.asaas.createsByExternalReference;
+    byReference[externalReference] = (byReference[externalReference] ?? 0) + 1;
+  }
+
+  countAsaasRequest(route: keyof SimulatorStatsSnapshot['asaas']['requests']): void {
+    this.state.asaas.requests[route] += 1;
   }
 
   countReplay(): void {
@@ -56,5 +74,6 @@ function emptyStats(): SimulatorStatsSnapshot {
     hangingConnections: 0,
     requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0 },
     webhooks: { sent: 0, delivered: 0, failed: 0, forged: 0, dropped: 0, duplicated: 0 },
+    asaas: { paymentsCreated: 0, createsByExternalReference: {}, requests: { creates: 0, retrieves: 0, lists: 0, unauthorized: 0 } },
   };
 }

@@ -5,6 +5,8 @@ import type { SimulatorConfig, SimulatorConfigPatch } from './simulator-config.j
 import type { SimulatorStatsSnapshot } from './simulator-stats.js';
 import type { StripeEventType } from './stripe-events.js';
 import type { WebhookDelivery } from './webhook-sender.js';
+import type { AsaasEventType } from './asaas-events.js';
+import type { AsaasPayment, AsaasPaymentStatus } from './asaas-payment.js';
 
 export interface SimulatorOptions extends SimulatorConfigPatch {
   /** Stripe API port; 0 (the default) picks a free one. */
@@ -50,6 +52,16 @@ export interface Simulator {
   forgeWebhook(input: { type: StripeEventType; attemptId?: string }): Promise<WebhookDelivery>;
   /** `GET /_sim/webhooks`: every delivery attempted, in order. */
   webhookDeliveries(): WebhookDelivery[];
+  /** `GET /_sim/asaas/payments?externalReference=&customer=`: every Asaas payment, deleted or not, never lagged. */
+  asaasPayments(filter?: { externalReference?: string; customer?: string }): AsaasPayment[];
+  /** `GET /_sim/asaas/requests?externalReference=R`: Asaas create requests as received (access token kept out). */
+  asaasRequests(externalReference?: string): LoggedCreateRequest[];
+  /** `POST /_sim/asaas/payments/:id/status {status}`: moves a payment (the payer paid) and sends its webhook. */
+  setAsaasPaymentStatus(paymentId: string, status: AsaasPaymentStatus): AsaasPayment;
+  /** `POST /_sim/asaas/webhooks/send {event, paymentId, forged?}`: one event now; forged carries the wrong token. */
+  sendAsaasWebhook(input: { event: AsaasEventType; paymentId: string; forged?: boolean }): Promise<WebhookDelivery>;
+  /** `GET /_sim/asaas/webhooks`: every Asaas delivery attempted, in order. */
+  asaasWebhookDeliveries(): WebhookDelivery[];
   /** Resolves once every scheduled webhook has been delivered or dropped (in-process only). */
   webhooksIdle(): Promise<void>;
   /** `POST /_sim/reset`: forgets intents, keys, faults, counters and logs; back to the start options. */

@@ -40,7 +40,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     sendWebhook: ({ eventType, intentId }) => engine.sendWebhook(eventType, intentId),
     forgeWebhook: ({ type, attemptId }) => engine.forgeWebhook(type, attemptId),
     webhookDeliveries: () => engine.webhooks.deliveries(),
-    webhooksIdle: () => engine.webhooks.idle(),
+    webhooksIdle: async () => {
+      await Promise.all([engine.webhooks.idle(), engine.asaas.webhooks.idle()]);
+    },
+    asaasPayments: (filter) => engine.asaas.payments(filter),
+    asaasRequests: (externalReference) => engine.asaas.requestLog.list(externalReference),
+    setAsaasPaymentStatus: (paymentId, status) => structuredClone(engine.asaas.setPaymentStatus(paymentId, status)),
+    sendAsaasWebhook: ({ event, paymentId, forged }) => engine.asaas.sendWebhook(event, paymentId, forged ?? false),
+    asaasWebhookDeliveries: () => engine.asaas.webhooks.deliveries(),
     reset: async () => {
       engine.reset();
       await api.accept();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { routeAsaas } from './asaas-router.js';
 import { requestUrl, sendJson } from './http-io.js';
 import { newStripeId } from './ids.js';
 import type { SimulatorEngine } from './simulator-engine.js';
@@ -23,6 +24,8 @@ export function createStripeRouter(engine: SimulatorEngine): RequestListener {
 async function route(engine: SimulatorEngine, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = requestUrl(request);
   const method = request.method ?? 'GET';
+  // Asaas lives under /v3 on the same port, so refusing connections refuses both providers at once.
+  if (url.pathname.startsWith('/v3/')) return routeAsaas(engine.asaas, request, response);
   // Stripe accepts any well-formed key in test mode; the simulator only insists that one was sent.
   if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) {
     engine.stats.countRequest('unauthorized');

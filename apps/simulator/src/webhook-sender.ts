@@ -20,13 +20,30 @@ const DROP_SEED = 0x5eed;
 const MAX_KEPT_DELIVERIES = 10_000;
 const FORGED_SECRET = 'whsec_forged_by_simulator';
 
+/** How one provider's events are named and authenticated on the wire. */
+export interface WebhookFormat<E> {
+  describe(event: E): { eventId: string; type: string; intentId: string };
+  /** Headers for one delivery; `forged` authenticates with something the receiver must refuse. */
+  headers(body: string, secret: string, forged: boolean): Record<string, string>;
+}
+
+/** Stripe: `Stripe-Signature` over the raw body with the endpoint secret. */
+export const STRIPE_WEBHOOK_FORMAT: WebhookFormat<StripeEvent> = {
+  describe: (event) => ({ eventId: event.id, type: event.type, intentId: event.data.object.id }),
+  headers: (body, secret, forged) => ({
+    'Content-Type': 'application/json; charset=utf-8',
+    'Stripe-Signature': signStripePayload(body, forged ? FORGED_SECRET : secret, Math.floor(Date.now() / 1000)),
+    'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks) charge-once-simulator',
+  }),
+};
+
 /**
  * Delivers signed events like Stripe: at least once (with configurable duplicates), in no promised order
  * (reorder), sometimes never (drop). Batches are delivered one after another so a test sees a
  * reproducible order. Delivery failures are recorded, never thrown: a broken receiver must not take the
  * simulator down.
  */
-export class WebhookSender {
+export class WebhookSender<E = StripeEvent> {
   private readonly http = new ProviderHttpClient({ connectTimeoutMs: 2_000, readTimeoutMs: 10_000 });
   private readonly abort = new AbortController();
   /** Delay timers and how to cut each short when the simulator closes. */
@@ -39,10 +56,11 @@ export class WebhookSender {
   constructor(
     private readonly settings: () => WebhookSettings,
     private readonly stats: SimulatorStats,
+    private readonly format: WebhookFormat<E>,
   ) {}
 
   /** Schedules a batch (the events one API request caused) with every configured knob applied. */
-  emit(events: StripeEvent[]): void {
+  emit(events: E[]): void {
     const settings = this.settings();
     if (!settings.url || events.length === 0 || this.abort.signal.aborted) return;
     const ordered = settings.reorder ? [...events].reverse() : events;
@@ -56,7 +74,7 @@ export class WebhookSender {
   }
 
   /** Sends one event now, outside the knobs; `forged` signs it with a secret the receiver does not know. */
-  async sendNow(event: StripeEvent, forged = false): Promise<WebhookDelivery> {
+  async sendNow(event: E, forged = false): Promise<WebhookDelivery> {
     return this.deliver(event, { forged, copy: 0 });
   }
 
@@ -93,7 +111,7 @@ export class WebhookSender {
     });
   }
 
-  private async deliverBatch(events: StripeEvent[]): Promise<void> {
+  private async deliverBatch(events: E[]): Promise<void> {
     const { duplicates, dropRate } = this.settings();
     for (let copy = 0; copy <= duplicates; copy += 1) {
       for (const event of events) {
@@ -108,22 +126,17 @@ export class WebhookSender {
     }
   }
 
-  private async deliver(event: StripeEvent, how: { forged: boolean; copy: number }): Promise<WebhookDelivery> {
+  private async deliver(event: E, how: { forged: boolean; copy: number }): Promise<WebhookDelivery> {
     const settings = this.settings();
     if (!settings.url || this.abort.signal.aborted) {
       return this.record(event, { ...how, outcome: 'not_sent', httpStatus: null });
     }
     const body = JSON.stringify(event, null, 2);
-    const secret = how.forged ? FORGED_SECRET : settings.secret;
     this.stats.countWebhook(how.forged ? 'forged' : 'sent');
     const result = await this.http.send({
       method: 'POST',
       url: settings.url,
-      headers: {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Stripe-Signature': signStripePayload(body, secret, Math.floor(Date.now() / 1000)),
-        'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks) charge-once-simulator',
-      },
+      headers: this.format.headers(body, settings.secret, how.forged),
       body,
       signal: this.abort.signal,
     });
@@ -133,8 +146,8 @@ export class WebhookSender {
     return this.record(event, { ...how, outcome: delivered ? 'delivered' : 'failed', httpStatus });
   }
 
-  private record(event: StripeEvent, fields: Omit<WebhookDelivery, 'eventId' | 'type' | 'intentId'>): WebhookDelivery {
-    const delivery = { eventId: event.id, type: event.type, intentId: event.data.object.id, ...fields };
+  private record(event: E, fields: Omit<WebhookDelivery, 'eventId' | 'type' | 'intentId'>): WebhookDelivery {
+    const delivery = { ...this.format.describe(event), ...fields };
     this.log.push(delivery);
     // Trimmed in slices, not one shift per delivery: shifting a long array is a copy each time.
     if (this.log.length > MAX_KEPT_DELIVERIES * 1.1) this.log = this.log.slice(-MAX_KEPT_DELIVERIES);

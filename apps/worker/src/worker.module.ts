@@ -8,13 +8,13 @@ import { GatewaysModule } from '@app/gateways';
 import { LoggerModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ResolutionModule } from '@app/resolution';
-import { ResolveAttemptProcessor } from './resolve-attempt.processor.js';
+import { ResolveAsaasAttemptProcessor, ResolveStripeAttemptProcessor } from './resolve-attempt.processor.js';
 import { SendAttemptProcessor } from './send-attempt.processor.js';
 import { ScheduledWork } from './scheduled-work.js';
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
   imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule],
-  providers: [SendAttemptProcessor, ResolveAttemptProcessor, ScheduledWork],
+  providers: [SendAttemptProcessor, ResolveStripeAttemptProcessor, ResolveAsaasAttemptProcessor, ScheduledWork],
 })
 export class WorkerModule {}

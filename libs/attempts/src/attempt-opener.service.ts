@@ -109,6 +109,8 @@ export class AttemptOpener {
       currency: charge.currency,
       customerId: charge.customerId,
       paymentMethodId: charge.paymentMethodId,
+      billingType: charge.billingType,
+      dueDate: charge.dueDate,
     });
     return Object.assign(new ChargeAttemptEntity(), {
       id,

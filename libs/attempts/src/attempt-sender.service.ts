@@ -13,7 +13,7 @@ import { PayloadMismatchError } from './rules/attempt-rules.errors.js';
 import { delayForTry, parseBackoffList } from './rules/backoff-schedule.js';
 import { assertSamePayload } from './rules/canonical-payload.js';
 import { classifyGatewayResponse, type AttemptOutcome } from './rules/classify-gateway-response.js';
-import { mayResend } from './rules/key-lifetime.js';
+import { mayResend, sendProvedUnreceived } from './rules/key-lifetime.js';
 
 /**
  * Phases 2 and 3 of a submit: hold the claim to send (a conditional update with a lease, so two processes
@@ -45,7 +45,8 @@ export class AttemptSender {
     if (attempt.status !== 'pending' || attempt.leaseExpiresAt) return;
     const gateway = this.gateways.get(attempt.provider);
     if (attempt.httpAttempts > 0 && !this.mayResend(attempt, gateway)) {
-      await this.markUnknown(attempt, actor, { reason: 'key_lifetime_exceeded' });
+      const reason = gateway.capabilities.nativeIdempotency ? 'key_lifetime_exceeded' : 'resend_without_idempotency';
+      await this.markUnknown(attempt, actor, { reason });
       return;
     }
     if (!(await this.payloadIntact(attempt, actor))) return;
@@ -84,6 +85,7 @@ export class AttemptSender {
       now: new Date(),
       capabilities: gateway.capabilities,
       marginMs: this.config.KEY_LIFETIME_MARGIN_MS,
+      previousSendsUnreceived: sendProvedUnreceived(attempt.lastError),
     });
   }
 
@@ -126,7 +128,7 @@ export class AttemptSender {
       return step;
     });
     if (next === 'retry') await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
-    if (next === 'resolve') await this.jobs.scheduleResolution(attempt.id, 0, this.firstResolutionDelayMs);
+    if (next === 'resolve') await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, this.firstResolutionDelayMs);
   }
 
   private async settle(
@@ -206,6 +208,6 @@ export class AttemptSender {
 
   private async markUnknown(attempt: ChargeAttemptEntity, actor: string, detail: Record<string, unknown>): Promise<void> {
     const moved = await this.transitions.apply({ attemptId: attempt.id, from: 'pending', to: 'unknown', cause: 'submit', actor, detail });
-    if (moved) await this.jobs.scheduleResolution(attempt.id, 0, 0);
+    if (moved) await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, 0);
   }
 }

@@ -21,3 +21,11 @@ export class IdempotencyKeyInFlightError extends DomainError {
     super('a request with this Idempotency-Key is still being processed; retry later');
   }
 }
+
+/** A charge field the chosen provider cannot take (Asaas: a currency other than brl, no billingType). */
+export class InvalidChargeFieldError extends DomainError {
+  readonly code = 'invalid_charge_field';
+  constructor(provider: string, field: string, message: string) {
+    super(message, { provider, field });
+  }
+}

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AttemptOpener, AttemptSender, ChargeNotFoundError, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
-import { ChargeExistsError } from './charges.errors.js';
+import { ChargeExistsError, InvalidChargeFieldError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge-view.js';
 
 export interface NewCharge {
@@ -15,6 +15,8 @@ export interface NewCharge {
   customerId: string;
   paymentMethodId?: string;
   provider?: string;
+  billingType?: string;
+  dueDate?: string;
 }
 
 @Injectable()
@@ -28,7 +30,11 @@ export class ChargesService {
 
   /** Records what the business wants; nothing is sent until submit. One charge per order id. */
   async create(input: NewCharge, actor: string): Promise<ChargeView> {
-    const provider = this.gateways.get(input.provider ?? this.gateways.defaultProvider).provider;
+    const gateway = this.gateways.get(input.provider ?? this.gateways.defaultProvider);
+    const provider = gateway.provider;
+    // What this provider cannot take is refused now, naming the field, before anything is stored.
+    const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null });
+    if (problem) throw new InvalidChargeFieldError(provider, problem.field, problem.message);
     const charge = Object.assign(new ChargeEntity(), {
       id: randomUUID(),
       orderId: input.orderId,
@@ -37,6 +43,8 @@ export class ChargesService {
       customerId: input.customerId,
       paymentMethodId: input.paymentMethodId ?? null,
       provider,
+      billingType: input.billingType ?? null,
+      dueDate: input.dueDate ?? null,
       createdBy: actor,
     });
     try {

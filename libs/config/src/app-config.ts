@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsTimeZone, Length, Matches, Min } from 'class-validator';
 
 const MS_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
 
@@ -62,6 +62,28 @@ export class AppConfig {
 
   @Type(() => Number) @IsInt() @Min(1)
   STRIPE_QUERY_RATE_PER_S = 20;
+
+  /** Asaas base URL without the version (`/v3` is the adapter's); the sandbox is `https://api-sandbox.asaas.com`. */
+  @IsString()
+  ASAAS_API_BASE = 'https://api.asaas.com';
+
+  @IsOptional() @IsString()
+  ASAAS_API_KEY?: string;
+
+  /** The static token Asaas sends in `asaas-access-token`; unset rejects every Asaas webhook. */
+  @IsOptional() @IsString() @Length(16, 255, { message: 'ASAAS_WEBHOOK_TOKEN must be 16 to 255 characters' })
+  ASAAS_WEBHOOK_TOKEN?: string;
+
+  /** How long Asaas's list by externalReference may miss a payment that exists. */
+  @Type(() => Number) @IsInt() @Min(0)
+  ASAAS_CONSISTENCY_WINDOW_MS = 120_000;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  ASAAS_QUERY_RATE_PER_S = 2;
+
+  /** The business's time zone: an Asaas charge with no due date falls due today there. */
+  @IsString() @IsTimeZone()
+  RECONCILIATION_TZ = 'America/Sao_Paulo';
 
   @Type(() => Number) @IsInt() @Min(1)
   PROVIDER_CONNECT_TIMEOUT_MS = 3000;

@@ -53,6 +53,21 @@ describe('loadConfig', () => {
   it('never puts the secret key in its message', () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_51Hsupersecret' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('supersecret') }));
   });
+
+  it('refuses a real Asaas key without the webhook token, and accepts the pair', () => {
+    expect(() => loadConfig({ ASAAS_API_KEY: '$aact_prod_000' })).toThrow(/ASAAS_WEBHOOK_TOKEN: must be set when ASAAS_API_KEY is/);
+    const config = loadConfig({ ASAAS_API_KEY: '$aact_prod_000', ASAAS_WEBHOOK_TOKEN: 'a-webhook-token-of-some-length' });
+    expect(config.ASAAS_WEBHOOK_TOKEN).toBe('a-webhook-token-of-some-length');
+    expect(loadConfig({}).ASAAS_API_KEY).toBeUndefined();
+  });
+
+  it.each([
+    ['ASAAS_WEBHOOK_TOKEN', 'short'],
+    ['ASAAS_QUERY_RATE_PER_S', '0'],
+    ['RECONCILIATION_TZ', 'Mars/Olympus_Mons'],
+  ])('stops with a message naming %s when it is malformed (Asaas settings)', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
 });
 
 describe('loadConfig: Efí settings', () => {

@@ -7,6 +7,8 @@ import { AppConfig, SIMULATOR_EFI_CLIENT_SECRET, SIMULATOR_STRIPE_SECRET_KEY, SI
 const OPTIONAL_SETTINGS = [
   'API_TOKENS',
   'STRIPE_SECRET_KEY',
+  'ASAAS_API_KEY',
+  'ASAAS_WEBHOOK_TOKEN',
   'EFI_CLIENT_ID',
   'EFI_CLIENT_SECRET',
   'EFI_CERT_PATH',
@@ -64,6 +66,10 @@ function crossFieldProblems(config: AppConfig): string[] {
   for (let i = 0; i < config.RESOLUTION_MAX_TRIES; i++) total += waits[Math.min(i, waits.length - 1)];
   if (total <= config.CONSISTENT_LOOKUP_GRACE_MS) {
     problems.push(`  RESOLUTION_BACKOFF_MS: its first RESOLUTION_MAX_TRIES waits (${total} ms) must outlast CONSISTENT_LOOKUP_GRACE_MS (${config.CONSISTENT_LOOKUP_GRACE_MS} ms)`);
+  }
+  // Real Asaas charges whose webhooks we would reject: every late payment would wait for a query or a person.
+  if (config.ASAAS_API_KEY && !config.ASAAS_WEBHOOK_TOKEN) {
+    problems.push('  ASAAS_WEBHOOK_TOKEN: must be set when ASAAS_API_KEY is (the token configured for the Asaas webhook)');
   }
   return problems;
 }

@@ -7,6 +7,7 @@ import { PixPayoutGateway } from './pix-payout-gateway.port.js';
 import { GatewayRegistry } from './gateway-registry.js';
 import { PaymentGateway } from './payment-gateway.port.js';
 import { StripeGateway } from './stripe/stripe.gateway.js';
+import { AsaasGateway } from './asaas/asaas.gateway.js';
 
 /**
  * The only place adapters are built from configuration. Tests replace a provider by overriding
@@ -29,7 +30,25 @@ import { StripeGateway } from './stripe/stripe.gateway.js';
           queryRatePerSecond: config.STRIPE_QUERY_RATE_PER_S,
         }),
     },
-    { provide: GatewayRegistry, inject: [StripeGateway], useFactory: (stripe: StripeGateway) => new GatewayRegistry([stripe], 'stripe') },
+    {
+      provide: AsaasGateway,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new AsaasGateway({
+          apiBase: config.ASAAS_API_BASE,
+          apiKey: config.ASAAS_API_KEY ?? '',
+          connectTimeoutMs: config.PROVIDER_CONNECT_TIMEOUT_MS,
+          readTimeoutMs: config.PROVIDER_READ_TIMEOUT_MS,
+          consistencyWindowMs: config.ASAAS_CONSISTENCY_WINDOW_MS,
+          queryRatePerSecond: config.ASAAS_QUERY_RATE_PER_S,
+          timeZone: config.RECONCILIATION_TZ,
+        }),
+    },
+    {
+      provide: GatewayRegistry,
+      inject: [StripeGateway, AsaasGateway],
+      useFactory: (stripe: StripeGateway, asaas: AsaasGateway) => new GatewayRegistry([stripe, asaas], 'stripe'),
+    },
     // The port as a DI token: code that only ever needs the default provider depends on PaymentGateway.
     { provide: PaymentGateway, inject: [StripeGateway], useFactory: (stripe: StripeGateway) => stripe },
     // Pix cash-out (payouts). Built even when unconfigured: nothing calls it until a payout is sent, and the

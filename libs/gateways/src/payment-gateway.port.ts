@@ -10,6 +10,22 @@ export interface ChargeRequest {
   currency: string;
   customerId: string;
   paymentMethodId: string | null;
+  /** How the customer pays, for providers that need it (Asaas: PIX, BOLETO, CREDIT_CARD). */
+  billingType?: string | null;
+  /** YYYY-MM-DD, for providers whose charges fall due (Asaas); absent lets the adapter pick today. */
+  dueDate?: string | null;
+}
+
+/** The charge fields an adapter checks before a charge is accepted for it. */
+export interface ChargeFields {
+  currency: string;
+  billingType: string | null;
+}
+
+/** A field of a charge the provider cannot take, named so the api answers 400 saying which. */
+export interface ChargeFieldProblem {
+  field: string;
+  message: string;
 }
 
 /** Where to look for an attempt at the provider. */
@@ -53,6 +69,10 @@ export type RetrieveResult =
 export abstract class PaymentGateway {
   abstract readonly provider: string;
   abstract readonly capabilities: GatewayCapabilities;
+  /** Whether the provider can take a charge with these fields; null when it can. Nothing is sent. */
+  chargeFieldProblem(_fields: ChargeFields): ChargeFieldProblem | null {
+    return null;
+  }
   /** Serialises the request the way it goes on the wire; its hash guards every resend. */
   abstract encodeCharge(request: ChargeRequest): string;
   /** Sends a previously encoded body with the attempt's key. */

@@ -1,7 +1,8 @@
-import { InjectQueue } from '@nestjs/bull';
+import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
-import { RESOLUTION_QUEUE, SUBMIT_QUEUE } from './queue-names.js';
+import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 const ONE_SHOT = { attempts: 1, removeOnComplete: true, removeOnFail: true } as const;
 
@@ -16,18 +17,26 @@ export interface AttemptJob {
  */
 @Injectable()
 export class AttemptJobs {
+  private readonly resolutionQueues = new Map<string, Queue<AttemptJob>>();
+
   constructor(
     @InjectQueue(SUBMIT_QUEUE) private readonly submitQueue: Queue<AttemptJob>,
-    @InjectQueue(RESOLUTION_QUEUE) private readonly resolutionQueue: Queue<AttemptJob>,
-  ) {}
+    moduleRef: ModuleRef,
+  ) {
+    for (const provider of RESOLUTION_PROVIDERS) {
+      this.resolutionQueues.set(provider, moduleRef.get(getQueueToken(resolutionQueueFor(provider)), { strict: false }));
+    }
+  }
 
   /** Send a pending attempt again (same key, same bytes) once its backoff has passed. */
   async scheduleSend(attemptId: string, step: number, delayMs: number): Promise<void> {
     await this.submitQueue.add({ attemptId }, { ...ONE_SHOT, jobId: `send:${attemptId}:${step}`, delay: delayMs });
   }
 
-  /** Ask the provider what happened to an unknown attempt. */
-  async scheduleResolution(attemptId: string, step: number, delayMs: number): Promise<void> {
-    await this.resolutionQueue.add({ attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
+  /** Ask the provider what happened to an unknown attempt, within that provider's query budget. */
+  async scheduleResolution(attemptId: string, provider: string, step: number, delayMs: number): Promise<void> {
+    const queue = this.resolutionQueues.get(provider);
+    if (!queue) throw new Error(`no resolution queue for provider ${provider}`);
+    await queue.add({ attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
   }
 }

@@ -1,4 +1,14 @@
 /** Queue names in one place: the api enqueues, the worker processes. */
 export const SUBMIT_QUEUE = 'attempt-submit';
-export const RESOLUTION_QUEUE = 'attempt-resolution';
 export const MAINTENANCE_QUEUE = 'maintenance';
+
+/**
+ * Resolution queries go to one queue per provider, because Bull's rate limiter is per queue and each
+ * provider has its own query budget (a Stripe backlog must not spend Asaas's quota, nor the reverse).
+ * Adding a provider adds its name here; a test checks this list against the gateway registry.
+ */
+export const RESOLUTION_PROVIDERS = ['stripe', 'asaas'] as const;
+
+export function resolutionQueueFor(provider: string): string {
+  return `attempt-resolution-${provider}`;
+}

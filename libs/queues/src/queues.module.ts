@@ -2,7 +2,8 @@ import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
-import { MAINTENANCE_QUEUE, RESOLUTION_QUEUE, SUBMIT_QUEUE } from './queue-names.js';
+import { GatewayRegistry } from '@app/gateways';
+import { MAINTENANCE_QUEUE, RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 /**
  * The Redis connection every queue shares. Redis is only a reminder: the database is the source of
@@ -33,13 +34,15 @@ export function smoothLimiter(perSecond: number): { max: number; duration: numbe
       }),
     }),
     BullModule.registerQueue({ name: SUBMIT_QUEUE }, { name: MAINTENANCE_QUEUE }),
-    // Bull's limiter lives in Redis, so the provider's query budget holds across every worker process:
-    // a backlog of unknowns cannot get the account blocked.
-    BullModule.registerQueueAsync({
-      name: RESOLUTION_QUEUE,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ limiter: smoothLimiter(config.STRIPE_QUERY_RATE_PER_S) }),
-    }),
+    // Bull's limiter lives in Redis, so each provider's query budget (a capability of its adapter) holds
+    // across every worker process: a backlog of unknowns cannot get the account blocked.
+    BullModule.registerQueueAsync(
+      ...RESOLUTION_PROVIDERS.map((provider) => ({
+        name: resolutionQueueFor(provider),
+        inject: [GatewayRegistry],
+        useFactory: (gateways: GatewayRegistry) => ({ limiter: smoothLimiter(gateways.get(provider).capabilities.queryRatePerSecond) }),
+      })),
+    ),
   ],
   providers: [AttemptJobs],
   exports: [BullModule, AttemptJobs],

@@ -63,13 +63,13 @@ export class OpenAttemptSweeper {
   }
 
   private async rescheduleResolutions(): Promise<number> {
-    const unknown = await this.db.query<Array<{ id: string; resolution_tries: number }>>(
-      `SELECT a.id, a.resolution_tries FROM charge_attempts a
+    const unknown = await this.db.query<Array<{ id: string; provider: string; resolution_tries: number }>>(
+      `SELECT a.id, a.provider, a.resolution_tries FROM charge_attempts a
         WHERE a.status = 'unknown'
           AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed')
         ORDER BY a.updated_at LIMIT ${BATCH}`,
     );
-    for (const row of unknown) await this.jobs.scheduleResolution(row.id, row.resolution_tries, 0);
+    for (const row of unknown) await this.jobs.scheduleResolution(row.id, row.provider, row.resolution_tries, 0);
     return unknown.length;
   }
 

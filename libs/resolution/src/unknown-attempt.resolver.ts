@@ -100,10 +100,10 @@ export class UnknownAttemptResolver {
         await this.apply(attempt, decision.status, decision.providerChargeId, lookup);
         return;
       case 'fail_not_found':
-        await this.failNotFound(attempt.id, tryNumber);
+        await this.failNotFound(attempt, tryNumber);
         return;
       case 'wait':
-        await this.jobs.scheduleResolution(attempt.id, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
+        await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
         return;
       case 'review':
         await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
@@ -115,7 +115,8 @@ export class UnknownAttemptResolver {
    * Fails the attempt unless a webhook named its provider charge after our lookup: then the charge exists
    * and the next try retrieves it directly. Checked under the charge-then-attempt locks.
    */
-  private async failNotFound(attemptId: string, tryNumber: number): Promise<void> {
+  private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number): Promise<void> {
+    const attemptId = attempt.id;
     const learntId = await this.db.transaction(async (em) => {
       const locked = await lockChargeAndAttempt(em, attemptId);
       if (!locked || locked.status !== 'unknown') return false;
@@ -124,7 +125,7 @@ export class UnknownAttemptResolver {
       await this.transitions.apply({ attemptId, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver', detail }, em);
       return false;
     });
-    if (learntId) await this.jobs.scheduleResolution(attemptId, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
+    if (learntId) await this.jobs.scheduleResolution(attemptId, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
   }
 
   /** One charge with a final status: through the one place where a provider fact meets our record. */

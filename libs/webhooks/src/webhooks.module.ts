@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
 import { AppConfig } from '@app/config';
+import { AsaasWebhookDecoder } from './asaas-webhook.decoder.js';
 import { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
 import { WEBHOOK_DECODERS, WebhookIngestService } from './webhook-ingest.service.js';
 
@@ -11,7 +12,10 @@ import { WEBHOOK_DECODERS, WebhookIngestService } from './webhook-ingest.service
     {
       provide: WEBHOOK_DECODERS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => [new StripeWebhookDecoder(config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_S)],
+      useFactory: (config: AppConfig) => [
+        new StripeWebhookDecoder(config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_S),
+        new AsaasWebhookDecoder(config.ASAAS_WEBHOOK_TOKEN),
+      ],
     },
   ],
   exports: [WebhookIngestService],

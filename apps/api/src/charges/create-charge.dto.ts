@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 
 export class CreateChargeDto {
   @ApiProperty({ example: 'order-42' })
@@ -25,4 +25,12 @@ export class CreateChargeDto {
   @ApiPropertyOptional({ example: 'stripe' })
   @IsOptional() @IsString() @Length(1, 50)
   provider?: string;
+
+  @ApiPropertyOptional({ enum: ['PIX', 'BOLETO', 'CREDIT_CARD'], description: 'how the customer pays; required for provider asaas' })
+  @IsOptional() @IsIn(['PIX', 'BOLETO', 'CREDIT_CARD'], { message: 'billingType must be one of PIX, BOLETO, CREDIT_CARD' })
+  billingType?: string;
+
+  @ApiPropertyOptional({ example: '2026-12-20', description: 'YYYY-MM-DD (asaas); defaults to today in RECONCILIATION_TZ' })
+  @IsOptional() @IsString() @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
+  dueDate?: string;
 }

@@ -6,6 +6,20 @@ export interface ResendCheck {
   capabilities: Pick<GatewayCapabilities, 'nativeIdempotency' | 'keyLifetimeMs'>;
   /** Safety margin before the provider may forget the key (clock skew, time the request spends in flight). */
   marginMs: number;
+  /** Every earlier send is proven never to have been processed (see `sendProvedUnreceived`). */
+  previousSendsUnreceived: boolean;
+}
+
+/** Outcomes that prove the provider processed nothing: the connection never opened, or a 429. */
+const UNRECEIVED_REASONS: ReadonlySet<unknown> = new Set(['connect_failed', 'rate_limited']);
+
+/**
+ * Whether the last recorded send of a still-pending attempt is proven never to have been processed. A
+ * pending attempt with no lease only ever got there through such an outcome (anything that may have
+ * arrived makes it unknown); the reason is checked anyway, because a wrong answer here is a second charge.
+ */
+export function sendProvedUnreceived(lastError: { reason?: unknown } | null): boolean {
+  return lastError !== null && UNRECEIVED_REASONS.has(lastError.reason);
 }
 
 /**
@@ -14,9 +28,10 @@ export interface ResendCheck {
  * then on, only a query may resolve the attempt. The clock starts at the attempt's creation, when the
  * key was minted, which is no later than the first send: the conservative end.
  */
-export function mayResend({ attemptCreatedAt, now, capabilities, marginMs }: ResendCheck): boolean {
-  // Without native idempotency a resend is never a replay, only a new charge.
-  if (!capabilities.nativeIdempotency) return false;
+export function mayResend({ attemptCreatedAt, now, capabilities, marginMs, previousSendsUnreceived }: ResendCheck): boolean {
+  // Without native idempotency a resend is never a replay, only a new charge: it is allowed only when
+  // nothing sent before can have been processed (a refused connection, a 429), whatever the time.
+  if (!capabilities.nativeIdempotency) return previousSendsUnreceived;
   const keyAgeMs = now.getTime() - attemptCreatedAt.getTime();
   return keyAgeMs < capabilities.keyLifetimeMs - marginMs;
 }

@@ -7,6 +7,7 @@ import { bigintNumber } from './bigint-number.transformer.js';
 @Check('charges_amount_cents_check', `amount_cents > 0`)
 @Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('charges_refunded_cents_check', `refunded_cents >= 0`)
+@Check('charges_billing_type_check', `billing_type IN ('PIX','BOLETO','CREDIT_CARD')`)
 export class ChargeEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('text', { name: 'order_id' }) orderId: string;
@@ -19,6 +20,10 @@ export class ChargeEntity {
   @Column('bigint', { name: 'refunded_cents', default: 0, transformer: bigintNumber }) refundedCents: number;
   /** The provider's dispute status (e.g. needs_response, won, lost), null when never disputed. */
   @Column('text', { name: 'dispute_status', nullable: true }) disputeStatus: string | null;
+  /** How the customer pays, for providers that need it (Asaas). */
+  @Column('text', { name: 'billing_type', nullable: true }) billingType: string | null;
+  /** YYYY-MM-DD; null lets the adapter pick today in the business's time zone. */
+  @Column('date', { name: 'due_date', nullable: true }) dueDate: string | null;
   /** The token name that created it. */
   @Column('text', { name: 'created_by' }) createdBy: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

@@ -54,6 +54,8 @@ const table: [string, Partial<ResolutionInput>, ResolutionDecision | ReturnType<
   ['lagging search, past the window on the last try: fail', { ...last, lookup: notFound(false), msSinceSendEnded: 3 * 60 * MINUTE }, { action: 'fail_not_found' }],
   ['lagging search, inside the window on the last try: review', { ...last, lookup: notFound(false), msSinceSendEnded: 30 * MINUTE }, review('tries_exhausted', [], 'not_found_inside_window')],
   ['lagging search, window counted from the end of the last send, not creation: wait', { lookup: notFound(false), msSinceSendEnded: 20 * MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
+  ['lagging search whose window is shorter than the processing grace: the grace still applies, wait', { lookup: notFound(false), msSinceSendEnded: 3 * MINUTE, capabilities: { consistencyWindowMs: 2 * MINUTE, lookupByReference: 'lagging_search' }, consistentGraceMs: 5 * MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
+  ['lagging search past both its window and the grace: fail', { lookup: notFound(false), msSinceSendEnded: 5 * MINUTE, capabilities: { consistencyWindowMs: 2 * MINUTE, lookupByReference: 'lagging_search' }, consistentGraceMs: 5 * MINUTE }, { action: 'fail_not_found' }],
   ['lagging search, clock reads before the send: wait', { lookup: notFound(false), msSinceSendEnded: -MINUTE }, { action: 'wait', reason: 'not_found_inside_window' }],
   ['a provider without lookup by reference: absence proves nothing, review', { lookup: notFound(true), msSinceSendEnded: 3 * 60 * MINUTE, capabilities: { consistencyWindowMs: 0, lookupByReference: 'none' } }, review('absence_unprovable')],
   // The query itself failed: it proves nothing either way.

@@ -54,8 +54,9 @@ function decideFromLookup(input: ResolutionInput): ResolutionDecision {
 
   if (input.capabilities.lookupByReference === 'none') return review('absence_unprovable', [], null);
   // A strongly consistent list cannot miss a stored charge; the short grace only covers a request
-  // the provider may still be executing. A lagging search may miss one for its whole window.
-  const windowMs = lookup.consistent ? input.consistentGraceMs : input.capabilities.consistencyWindowMs;
+  // the provider may still be executing. A lagging search may miss one for its whole window, and the
+  // provider may still be executing our request too: the longer of the two applies.
+  const windowMs = lookup.consistent ? input.consistentGraceMs : Math.max(input.consistentGraceMs, input.capabilities.consistencyWindowMs);
   const windowPassed = input.msSinceSendEnded >= windowMs;
   return windowPassed ? { action: 'fail_not_found' } : { action: 'wait', reason: 'not_found_inside_window' };
 }

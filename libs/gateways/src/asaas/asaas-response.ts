@@ -1,0 +1,74 @@
+import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderHttpResult } from '../http/provider-http-client.js';
+import { parseJson } from '../stripe/stripe-response.js';
+import { reaisToCents } from './asaas-amount.js';
+import { mapAsaasPaymentStatus } from './asaas-status.js';
+
+/** The payment fields the adapter reads; the whole object is kept as evidence. */
+export interface AsaasPaymentView {
+  id: string;
+  status: unknown;
+  deleted: boolean;
+  /** NaN when `value` is not an amount in reais with at most two decimals. */
+  amountCents: number;
+  externalReference: string | null;
+}
+
+const MAX_TEXT_BODY = 4096;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readPayment(value: unknown): AsaasPaymentView | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id.startsWith('pay_')) return null;
+  return {
+    id: value.id,
+    status: value.status,
+    deleted: value.deleted === true,
+    amountCents: reaisToCents(value.value),
+    externalReference: typeof value.externalReference === 'string' ? value.externalReference : null,
+  };
+}
+
+export function toAsaasProviderCharge(payment: AsaasPaymentView, raw: unknown): ProviderCharge {
+  return {
+    providerChargeId: payment.id,
+    // A status we do not recognise must not resolve anything: treat it as still in progress.
+    outcome: mapAsaasPaymentStatus(payment.status, payment.deleted) ?? 'pending',
+    amountCents: payment.amountCents,
+    // Asaas only moves reais; the payment object carries no currency.
+    currency: 'brl',
+    attemptId: payment.externalReference,
+    raw,
+  };
+}
+
+/** Asaas errors are `{errors:[{code, description}]}`; the first one is kept. */
+export function readAsaasError(body: unknown): ProviderError | null {
+  if (!isRecord(body) || !Array.isArray(body.errors) || body.errors.length === 0) return null;
+  const first: unknown = body.errors[0];
+  if (!isRecord(first)) return null;
+  return {
+    code: typeof first.code === 'string' ? first.code : undefined,
+    message: typeof first.description === 'string' ? first.description : undefined,
+  };
+}
+
+/** Reads a create call's result. Asaas never replays (there is no key to replay by). */
+export function toAsaasCreateResult(http: ProviderHttpResult): GatewayCallResult {
+  if (http.kind !== 'response') return http;
+  const json = parseJson(http.body);
+  const payment = readPayment(json);
+  return {
+    kind: 'response',
+    httpStatus: http.status,
+    durationMs: http.durationMs,
+    replayed: false,
+    providerChargeId: payment?.id ?? null,
+    providerOutcome: payment ? mapAsaasPaymentStatus(payment.status, payment.deleted) : null,
+    error: readAsaasError(json),
+    body: json === undefined ? http.body.slice(0, MAX_TEXT_BODY) : json,
+  };
+}

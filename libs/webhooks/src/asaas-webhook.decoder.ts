@@ -1,0 +1,63 @@
+import { mapAsaasPaymentStatus, reaisToCents, verifyAsaasWebhookToken } from '@app/gateways';
+import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
+
+/**
+ * Asaas events: `{ id, event, dateCreated, payment: {...} }`, authenticated only by the static token in
+ * `asaas-access-token`. What the event proves is read from the payment it carries (its status, or its
+ * deletion), the same mapping the resolver uses, so a webhook and a query can never disagree about one
+ * payment. Our reference is the payment's `externalReference`.
+ */
+export class AsaasWebhookDecoder implements WebhookDecoder {
+  readonly provider = 'asaas';
+
+  constructor(private readonly token: string | undefined) {}
+
+  decode(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, _nowSec: number): DecodedWebhook {
+    const header = headers['asaas-access-token'];
+    if (!verifyAsaasWebhookToken(Array.isArray(header) ? header[0] : header, this.token)) return { ok: false, reason: 'access token: missing or wrong' };
+    let payload: unknown;
+    try {
+      payload = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'body is not JSON' };
+    }
+    const event = readEvent(payload);
+    return event ? { ok: true, event, payload } : { ok: false, reason: 'body is not an Asaas event' };
+  }
+}
+
+const REFUND_EVENTS = new Set(['PAYMENT_REFUNDED', 'PAYMENT_PARTIALLY_REFUNDED', 'PAYMENT_REFUND_IN_PROGRESS']);
+const CHARGEBACK_EVENTS = new Set(['PAYMENT_CHARGEBACK_REQUESTED', 'PAYMENT_CHARGEBACK_DISPUTE', 'PAYMENT_AWAITING_CHARGEBACK_REVERSAL']);
+
+/** A refund or a chargeback: money going back after a success, which goes to a person like Stripe's. */
+function readMoneyMovedBack(type: string, payment: Record<string, unknown> | null): MoneyMovedBack | null {
+  const status = payment && typeof payment.status === 'string' ? payment.status : null;
+  if (REFUND_EVENTS.has(type)) return { kind: 'refund', refundedCents: null, refundId: null, status };
+  if (CHARGEBACK_EVENTS.has(type)) return { kind: 'dispute', disputeId: null, status: status ?? type, closed: false };
+  return null;
+}
+
+function readEvent(payload: unknown): ProviderWebhookEvent | null {
+  if (!isRecord(payload) || typeof payload.id !== 'string' || typeof payload.event !== 'string') return null;
+  const payment = isRecord(payload.payment) ? payload.payment : null;
+  const paymentId = payment && typeof payment.id === 'string' ? payment.id : null;
+  const deleted = payload.event === 'PAYMENT_DELETED' || payment?.deleted === true;
+  const amountCents = payment ? reaisToCents(payment.value) : Number.NaN;
+  const afterSuccess = readMoneyMovedBack(payload.event, payment);
+  return {
+    eventId: payload.id,
+    type: payload.event,
+    attemptId: payment && typeof payment.externalReference === 'string' ? payment.externalReference : null,
+    providerChargeId: paymentId,
+    // Money moving back is not an outcome of the attempt: it is recorded and reviewed as such.
+    outcome: paymentId && !afterSuccess ? mapAsaasPaymentStatus(payment!.status, deleted) : null,
+    // An unreadable value is kept as a mismatch (NaN never equals our amount): a person looks at it.
+    amountCents: payment && payment.value !== undefined ? amountCents : null,
+    currency: payment ? 'brl' : null,
+    afterSuccess,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
