@@ -8,6 +8,7 @@ import { CreateLedger1764680080000 } from './1764680080000-CreateLedger.js';
 import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewReopensOnNewEvidence.js';
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
+import { Refunds1764680070000 } from './1764680070000-Refunds.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -23,5 +24,6 @@ export const MIGRATIONS = [
   ReviewQueue1764680020000,
   ReviewReopensOnNewEvidence1764680029000,
   AddChargeBillingTypeAndDueDate1764680060000,
+  Refunds1764680070000,
   CreateLedger1764680080000,
 ];

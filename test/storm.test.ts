@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
 import { ReviewItemEntity } from '@app/database';
+import type { RefundView } from '@app/refunds';
 import { createCharge, getCharge } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
@@ -40,6 +41,8 @@ describe('a storm of provider faults', () => {
 
   const submitTwice = (id: string) =>
     Promise.all([0, 1].map(() => stack.http.post(`/charges/${id}/submit`).set(stack.auth('merchant'))));
+  /** The first round's succeeded charges, refunded by the second test in the same storm. */
+  let succeededCharges: ChargeView[] = [];
   const settled = (v: ChargeView) => v.status === 'succeeded' || v.status === 'failed' || v.status === 'in_review';
 
   it('ends with at most one provider success per charge, each one recorded, and nothing left unowned', async () => {
@@ -84,6 +87,57 @@ describe('a storm of provider faults', () => {
       expect(attempt.status).toBe('unknown');
       expect(await stack.db.getRepository(ReviewItemEntity).countBy({ attemptId: attempt.id, state: 'open' })).toBe(1);
     }
+
+    succeededCharges = views.filter((v) => v.status === 'succeeded');
     // Its own waits allow 60 s per round: the default 30 s test timeout cut it short on a loaded machine.
   }, 180_000);
+
+  it('refunds in the same storm: per charge, refunded at the provider = our succeeded refunds ≤ captured, none twice', async () => {
+    expect(succeededCharges.length).toBeGreaterThan(CHARGES / 2);
+    await refundStorm(succeededCharges);
+  }, 120_000);
+
+  /**
+   * Refunds in the same storm (the same seeded faults, webhooks duplicated, reordered and dropped): three
+   * concurrent refunds of 2000 per succeeded charge of 4990, of which at most two fit, then a retry of each
+   * failed one. At the end, per charge: refunded at the provider = our succeeded refunds ≤ captured.
+   */
+  async function refundStorm(succeeded: ChargeView[]): Promise<void> {
+    const injectedBefore = Object.values(stack.sim.stats().faultsInjected).reduce((a, b) => a + b, 0);
+    const posted = await Promise.all(
+      succeeded.flatMap((v) => [0, 1, 2].map(() => stack.http.post(`/charges/${v.id}/refunds`).set(stack.auth('merchant')).send({ amountCents: 2000 }))),
+    );
+    expect(posted.every((r) => r.status === 201 || r.status === 422), JSON.stringify(posted.map((r) => r.status))).toBe(true);
+    expect(posted.filter((r) => r.status === 422).length).toBeGreaterThanOrEqual(succeeded.length / 2);
+    const refundIds = posted.filter((r) => r.status === 201).map((r) => (r.body as RefundView).id);
+    const readRefunds = () => Promise.all(refundIds.map(async (id) => (await stack.http.get(`/refunds/${id}`).set(stack.auth('merchant'))).body as RefundView));
+    const refundSettled = (r: RefundView) => r.status !== 'processing';
+    let refunds = await waitFor(readRefunds, (rs) => rs.every(refundSettled), 60_000, 'the refunds to settle');
+    const retried = await Promise.all(refunds.filter((r) => r.status === 'failed').map((r) => stack.http.post(`/refunds/${r.id}/submit`).set(stack.auth('merchant'))));
+    expect(retried.every((r) => [200, 422, 503].includes(r.status)), JSON.stringify(retried.map((r) => r.body))).toBe(true);
+    refunds = await waitFor(readRefunds, (rs) => rs.every(refundSettled), 60_000, 'the retried refunds to settle');
+    await stack.sim.webhooksIdle();
+
+    const stats = stack.sim.stats();
+    expect(stats.refundsCreated).toBeGreaterThan(succeeded.length);
+    // The refunds met the storm's faults too.
+    expect(Object.values(stats.faultsInjected).reduce((a, b) => a + b, 0) - injectedBefore).toBeGreaterThan(succeeded.length / 4);
+    expect(Math.max(...Object.values(stats.refundsByIdempotencyKey))).toBe(1);
+    for (const charge of succeeded) {
+      const view = (await stack.http.get(`/charges/${charge.id}`).set(stack.auth('merchant'))).body as ChargeView;
+      const intentId = view.attempts.find((a) => a.status === 'succeeded')!.providerChargeId!;
+      const atProvider = stack.sim.refunds({ paymentIntentId: intentId }).filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0);
+      const ours = view.refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amountCents, 0);
+      expect(atProvider, `refunded at the provider for charge ${charge.id}`).toBeLessThanOrEqual(view.amountCents);
+      expect(ours).toBeLessThanOrEqual(view.amountCents);
+      // Money refunded is money recorded, or a person is looking at it.
+      if (view.refunds.some((r) => r.status === 'in_review')) continue;
+      expect(atProvider, `refunds of charge ${charge.id}: ${JSON.stringify(view.refunds)}`).toBe(ours);
+    }
+    const open = refunds.flatMap((r) => r.attempts.filter((a) => a.status === 'pending' || a.status === 'unknown'));
+    for (const attempt of open) {
+      expect(attempt.status).toBe('unknown');
+      expect(await stack.db.getRepository(ReviewItemEntity).countBy({ attemptId: attempt.id, state: 'open' })).toBe(1);
+    }
+  }
 });

@@ -8,15 +8,17 @@ import { LedgerModule } from '@app/ledger';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ReviewQueueModule } from '@app/review';
+import { RefundsModule } from '@app/refunds';
 import { WebhooksModule } from '@app/webhooks';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { ChargesController } from './charges/charges.controller.js';
+import { RefundsController } from './refunds/refunds.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { ReviewConsoleController } from './review/review-console.controller.js';
 import { ReviewController } from './review/review.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, LedgerModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, AccountsController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, LedgerModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, AccountsController],
 })
 export class ApiModule {}

@@ -5,6 +5,8 @@ import { DomainError } from '@app/common';
 /** Domain codes → HTTP. The only place that knows both. */
 const STATUS_BY_CODE: Record<string, number> = {
   charge_not_found: HttpStatus.NOT_FOUND,
+  refund_not_found: HttpStatus.NOT_FOUND,
+  refund_proposal_executed: HttpStatus.CONFLICT,
   attempt_not_found: HttpStatus.NOT_FOUND,
   open_attempt_exists: HttpStatus.CONFLICT,
   previous_attempt_unverified: HttpStatus.SERVICE_UNAVAILABLE,

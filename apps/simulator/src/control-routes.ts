@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { InvalidControlInput, isRecord, optionalString } from './control-input.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './payment-intent.js';
+import type { RefundStatus } from './refund.js';
 import type { Simulator } from './simulator.js';
 import type { StripeEventType } from './stripe-events.js';
 import type { AsaasEventType } from './asaas-events.js';
@@ -9,6 +10,7 @@ import type { AsaasPaymentStatus } from './asaas-payment.js';
 
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
 const ASAAS_STATUS_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/status$/;
+const REFUND_STATUS_PATH = /^\/_sim\/refunds\/([^/]+)\/status$/;
 
 /** The control API: a thin JSON adapter over the `Simulator` methods, on its own port. */
 export function createControlRouter(simulator: Simulator): RequestListener {
@@ -32,6 +34,9 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
     if (endpoint === 'GET /_sim/intents') {
       return ok(simulator.intents({ attemptId: query('attemptId'), customerId: query('customerId') }));
     }
+    if (endpoint === 'GET /_sim/refunds') {
+      return ok(simulator.refunds({ paymentIntentId: query('paymentIntentId'), refundAttemptId: query('refundAttemptId') }));
+    }
     if (endpoint === 'GET /_sim/config') return ok(simulator.config());
     if (endpoint === 'GET /_sim/faults') return ok(simulator.pendingFaults());
     if (endpoint === 'GET /_sim/webhooks') return ok(simulator.webhookDeliveries());
@@ -51,6 +56,10 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   const asaasStatusPath = ASAAS_STATUS_PATH.exec(url.pathname);
   if (request.method === 'POST' && asaasStatusPath) {
     return ok(simulator.setAsaasPaymentStatus(decodeURIComponent(asaasStatusPath[1]), body.status as AsaasPaymentStatus));
+  }
+  const refundStatusPath = REFUND_STATUS_PATH.exec(url.pathname);
+  if (request.method === 'POST' && refundStatusPath) {
+    return ok(simulator.setRefundStatus(decodeURIComponent(refundStatusPath[1]), body.status as RefundStatus));
   }
   switch (endpoint) {
     case 'POST /_sim/asaas/webhooks/send':

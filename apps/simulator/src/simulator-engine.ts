@@ -10,7 +10,10 @@ import type { CreateIntentParams, IntentStatus, StripePaymentIntent } from './pa
 import { applyConfigPatch } from './simulator-config.js';
 import type { SimulatorConfig } from './simulator-config.js';
 import { SimulatorStats } from './simulator-stats.js';
-import { EVENT_TYPES, buildEvent, eventTypeForStatus } from './stripe-events.js';
+import { RefundLedger } from './refund-ledger.js';
+import { REFUND_STATUSES, newRefund } from './refund.js';
+import type { CreateRefundParams, RefundStatus, StripeRefund } from './refund.js';
+import { EVENT_TYPES, buildEvent, buildRefundEvent, eventTypeForStatus, refundedCharge } from './stripe-events.js';
 import type { EventOrigin, StripeEventType } from './stripe-events.js';
 import { STRIPE_WEBHOOK_FORMAT, WebhookSender } from './webhook-sender.js';
 import type { WebhookDelivery } from './webhook-sender.js';
@@ -23,6 +26,7 @@ const NO_ORIGIN: EventOrigin = { requestId: null, idempotencyKey: null };
  */
 export class SimulatorEngine {
   readonly ledger = new PaymentIntentLedger();
+  readonly refundLedger = new RefundLedger();
   readonly idempotency = new IdempotencyStore();
   readonly faults = new FaultPlanner();
   readonly stats = new SimulatorStats();
@@ -71,6 +75,50 @@ export class SimulatorEngine {
     return intent;
   }
 
+  /**
+   * Creates a refund of a succeeded intent (validated by the caller): `succeeded` at once, or `failed` when the
+   * decline fault strikes. Announces `refund.created` and, when money moved, `charge.refunded` with the total.
+   */
+  createRefund(params: CreateRefundParams, origin: EventOrigin, fail = false): StripeRefund {
+    const now = Date.now();
+    const refund = newRefund(params, fail ? 'failed' : 'succeeded', now);
+    this.refundLedger.add(refund);
+    this.stats.countRefundCreated(origin.idempotencyKey);
+    const events = [buildRefundEvent('refund.created', refund, origin, now)];
+    if (refund.status === 'succeeded') events.push(buildRefundEvent('charge.refunded', refundedCharge(params.intent, this.refundedOf(params.intent.id)), origin, now));
+    this.webhooks.emit(events);
+    return refund;
+  }
+
+  /** Moves a refund later on (pending → succeeded, say) and announces it with `refund.updated`. */
+  setRefundStatus(refundId: string, status: unknown): StripeRefund {
+    const refund = this.refundLedger.get(refundId);
+    if (!refund) throw new InvalidControlInput(`no such refund: ${refundId}`);
+    if (!REFUND_STATUSES.includes(status as RefundStatus)) throw new InvalidControlInput(`unknown refund status ${String(status)}`);
+    refund.status = status as RefundStatus;
+    const now = Date.now();
+    const events = [buildRefundEvent(refund.status === 'failed' ? 'refund.failed' : 'refund.updated', refund, NO_ORIGIN, now)];
+    const intent = this.ledger.get(refund.payment_intent);
+    if (intent && refund.status === 'succeeded') events.push(buildRefundEvent('charge.refunded', refundedCharge(intent, this.refundedOf(intent.id)), NO_ORIGIN, now));
+    this.webhooks.emit(events);
+    return refund;
+  }
+
+  refunds(filter: { paymentIntentId?: string; refundAttemptId?: string } = {}): StripeRefund[] {
+    return structuredClone(
+      this.refundLedger.find(
+        (r) =>
+          (filter.paymentIntentId === undefined || r.payment_intent === filter.paymentIntentId) &&
+          (filter.refundAttemptId === undefined || r.metadata.refund_attempt_id === filter.refundAttemptId),
+      ),
+    );
+  }
+
+  /** What an intent has refunded: its succeeded refunds. */
+  refundedOf(intentId: string): number {
+    return this.refundLedger.find((r) => r.payment_intent === intentId && r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0);
+  }
+
   /** Moves an intent later on (processing → succeeded, say) and announces it like Stripe would. */
   setIntentStatus(intentId: string, status: unknown): StripePaymentIntent {
     const intent = this.requireIntent(intentId);
@@ -113,6 +161,7 @@ export class SimulatorEngine {
   reset(): void {
     this.hangs.releaseAll();
     this.ledger.clear();
+    this.refundLedger.clear();
     this.idempotency.clear();
     this.faults.clear();
     this.stats.reset();

@@ -4,10 +4,13 @@ export interface SimulatorStatsSnapshot {
   intentsCreated: number;
   /** PaymentIntents created under each idempotency key. Anything above 1 is a double charge. */
   createsByIdempotencyKey: Record<string, number>;
+  refundsCreated: number;
+  /** Refunds created under each idempotency key. Anything above 1 is money refunded twice. */
+  refundsByIdempotencyKey: Record<string, number>;
   idempotentReplays: number;
   /** Connections a hang fault is holding right now; 0 once every hung client has gone. */
   hangingConnections: number;
-  requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number };
+  requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number; refundCreates: number; refundRetrieves: number; refundLists: number };
   webhooks: { sent: number; delivered: number; failed: number; forged: number; dropped: number; duplicated: number };
   /** The Asaas API, which has no idempotency key: payments are counted by `externalReference` instead. */
   asaas: {
@@ -44,6 +47,12 @@ export class SimulatorStats {
     this.state.asaas.requests[route] += 1;
   }
 
+  countRefundCreated(idempotencyKey: string | null): void {
+    this.state.refundsCreated += 1;
+    if (idempotencyKey === null) return;
+    this.state.refundsByIdempotencyKey[idempotencyKey] = (this.state.refundsByIdempotencyKey[idempotencyKey] ?? 0) + 1;
+  }
+
   countReplay(): void {
     this.state.idempotentReplays += 1;
   }
@@ -70,9 +79,11 @@ function emptyStats(): SimulatorStatsSnapshot {
     faultsInjected: {},
     intentsCreated: 0,
     createsByIdempotencyKey: {},
+    refundsCreated: 0,
+    refundsByIdempotencyKey: {},
     idempotentReplays: 0,
     hangingConnections: 0,
-    requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0 },
+    requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0, refundCreates: 0, refundRetrieves: 0, refundLists: 0 },
     webhooks: { sent: 0, delivered: 0, failed: 0, forged: 0, dropped: 0, duplicated: 0 },
     asaas: { paymentsCreated: 0, createsByExternalReference: {}, requests: { creates: 0, retrieves: 0, lists: 0, unauthorized: 0 } },
   };

@@ -7,6 +7,7 @@ import type { StripeEventType } from './stripe-events.js';
 import type { WebhookDelivery } from './webhook-sender.js';
 import type { AsaasEventType } from './asaas-events.js';
 import type { AsaasPayment, AsaasPaymentStatus } from './asaas-payment.js';
+import type { RefundStatus, StripeRefund } from './refund.js';
 
 export interface SimulatorOptions extends SimulatorConfigPatch {
   /** Stripe API port; 0 (the default) picks a free one. */
@@ -32,6 +33,10 @@ export interface Simulator {
   requests(idempotencyKey?: string): LoggedCreateRequest[];
   /** `GET /_sim/intents?attemptId=&customerId=` */
   intents(filter?: { attemptId?: string; customerId?: string }): StripePaymentIntent[];
+  /** `GET /_sim/refunds?paymentIntentId=&refundAttemptId=` */
+  refunds(filter?: { paymentIntentId?: string; refundAttemptId?: string }): StripeRefund[];
+  /** `POST /_sim/refunds/:id/status {status}`: moves a refund and sends `refund.updated` (and `charge.refunded`). */
+  setRefundStatus(refundId: string, status: RefundStatus): StripeRefund;
   /** `GET /_sim/config` */
   config(): SimulatorConfig;
   /** `POST /_sim/config`: merges the patch; returns the new configuration. */

@@ -11,7 +11,7 @@ import type { CreateIntentParams } from './payment-intent.js';
 import type { SimulatorEngine } from './simulator-engine.js';
 import { stripeErrors } from './stripe-errors.js';
 
-type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
+export type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
 
 /**
  * `POST /v1/payment_intents`, in Stripe's order: gate faults (the request never reaches execution), the
@@ -81,7 +81,7 @@ export async function createPaymentIntentRoute(
   reply(result.status, result.body);
 }
 
-function applyGateFault(fault: CreateFault, engine: SimulatorEngine, response: ServerResponse, reply: Reply): void {
+export function applyGateFault(fault: CreateFault, engine: SimulatorEngine, response: ServerResponse, reply: Reply): void {
   switch (fault) {
     case 'reset_before_read':
       response.socket?.destroy();

@@ -1,5 +1,6 @@
 import { newStripeId } from './ids.js';
 import type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
+import type { StripeRefund } from './refund.js';
 
 export const SIMULATED_API_VERSION = '2024-06-20';
 
@@ -22,13 +23,28 @@ export const EVENT_TYPES: readonly StripeEventType[] = [
   'payment_intent.canceled',
 ];
 
+/** Events about refunds: the refund itself, and the charge whose refunded total changed. */
+export type RefundEventType = 'refund.created' | 'refund.updated' | 'refund.failed' | 'charge.refunded';
+
+/** The Charge fields a `charge.refunded` event carries that this service reads. */
+export interface StripeChargeObject {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  refunded: boolean;
+  currency: string;
+  payment_intent: string;
+  metadata: Record<string, string>;
+}
+
 export interface StripeEvent {
   id: string;
   object: 'event';
   api_version: string;
   created: number;
-  type: StripeEventType;
-  data: { object: StripePaymentIntent };
+  type: StripeEventType | RefundEventType;
+  data: { object: StripePaymentIntent | StripeRefund | StripeChargeObject };
   livemode: false;
   pending_webhooks: number;
   request: { id: string | null; idempotency_key: string | null };
@@ -68,5 +84,34 @@ export function buildEvent(type: StripeEventType, intent: StripePaymentIntent, o
     livemode: false,
     pending_webhooks: 1,
     request: { id: origin.requestId, idempotency_key: origin.idempotencyKey },
+  };
+}
+
+/** A refund event (or `charge.refunded` for the refunded charge), with a snapshot of the object. */
+export function buildRefundEvent(type: RefundEventType, object: StripeRefund | StripeChargeObject, origin: EventOrigin, nowMs: number): StripeEvent {
+  return {
+    id: newStripeId('evt'),
+    object: 'event',
+    api_version: SIMULATED_API_VERSION,
+    created: Math.floor(nowMs / 1000),
+    type,
+    data: { object: structuredClone(object) },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: origin.requestId, idempotency_key: origin.idempotencyKey },
+  };
+}
+
+/** The charge behind an intent as `charge.refunded` shows it: its running refunded total. */
+export function refundedCharge(intent: StripePaymentIntent, amountRefunded: number): StripeChargeObject {
+  return {
+    id: intent.latest_charge ?? intent.id.replace(/^pi_/, 'ch_'),
+    object: 'charge',
+    amount: intent.amount,
+    amount_refunded: amountRefunded,
+    refunded: amountRefunded >= intent.amount_received,
+    currency: intent.currency,
+    payment_intent: intent.id,
+    metadata: intent.metadata,
   };
 }

@@ -92,3 +92,19 @@ function readPageToken(token: string | null): number | null {
   const match = /^page_(\d+)$/.exec(token);
   return match ? Number(match[1]) : null;
 }
+
+export function retrieveRefund(engine: SimulatorEngine, id: string, reply: QueryReply): void {
+  const refund = engine.refundLedger.get(id);
+  if (refund) reply(200, refund);
+  else reply(404, stripeErrors.invalidParam('id', `No such refund: '${id}'`));
+}
+
+/** `GET /v1/refunds?payment_intent=`: strongly consistent, newest first, never lagged. */
+export function listRefunds(engine: SimulatorEngine, query: URLSearchParams, reply: QueryReply): void {
+  const limit = readLimit(query);
+  if (typeof limit !== 'number') return reply(400, limit);
+  const startingAfter = query.get('starting_after') ?? undefined;
+  if (startingAfter && !engine.refundLedger.get(startingAfter)) return reply(400, stripeErrors.invalidParam('starting_after', `No such refund: '${startingAfter}'`));
+  const page = engine.refundLedger.listByIntent(query.get('payment_intent') ?? undefined, limit, startingAfter);
+  reply(200, { object: 'list', data: page.data, has_more: page.hasMore, url: '/v1/refunds' });
+}

@@ -6,10 +6,12 @@ import { newStripeId } from './ids.js';
 import type { SimulatorEngine } from './simulator-engine.js';
 import { createPaymentIntentRoute } from './stripe-create-route.js';
 import { stripeErrors } from './stripe-errors.js';
-import { applyQueryFault, listIntents, retrieveIntent, searchIntents } from './stripe-query-routes.js';
+import { applyQueryFault, listIntents, listRefunds, retrieveIntent, retrieveRefund, searchIntents } from './stripe-query-routes.js';
+import { createRefundRoute } from './stripe-refund-route.js';
 import type { QueryReply } from './stripe-query-routes.js';
 
 const INTENT_PATH = /^\/v1\/payment_intents\/([^/]+)$/;
+const REFUND_PATH = /^\/v1\/refunds\/([^/]+)$/;
 
 /** The Stripe-imitating API. Any error inside a route becomes a 500, never a crashed simulator. */
 export function createStripeRouter(engine: SimulatorEngine): RequestListener {
@@ -34,12 +36,14 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
   if (method === 'POST' && url.pathname === '/v1/payment_intents') {
     return createPaymentIntentRoute(engine, request, response);
   }
+  if (method === 'POST' && url.pathname === '/v1/refunds') return createRefundRoute(engine, request, response);
   if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
 
   const reply: QueryReply = (status, body) => sendJson(response, status, body, { 'Request-Id': newStripeId('req') });
   const intentId = INTENT_PATH.exec(url.pathname)?.[1];
   // Counted on arrival, answered after the latency: a test can act while a query is in flight.
   const latency = () => (engine.config.queryLatencyMs > 0 ? sleep(engine.config.queryLatencyMs) : Promise.resolve());
+  const refundId = REFUND_PATH.exec(url.pathname)?.[1];
   if (url.pathname === '/v1/payment_intents/search') {
     engine.stats.countRequest('searches');
     await latency();
@@ -48,6 +52,12 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
     engine.stats.countRequest('lists');
     await latency();
     if (!applyQueryFault(engine, response, reply)) listIntents(engine, url.searchParams, reply);
+  } else if (url.pathname === '/v1/refunds') {
+    engine.stats.countRequest('refundLists');
+    if (!applyQueryFault(engine, response, reply)) listRefunds(engine, url.searchParams, reply);
+  } else if (refundId) {
+    engine.stats.countRequest('refundRetrieves');
+    if (!applyQueryFault(engine, response, reply)) retrieveRefund(engine, decodeURIComponent(refundId), reply);
   } else if (intentId) {
     engine.stats.countRequest('retrieves');
     await latency();

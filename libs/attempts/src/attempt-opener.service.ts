@@ -64,7 +64,7 @@ export class AttemptOpener {
     } catch (error) {
       if (!(error instanceof OpenAttemptExistsError)) throw error;
       const open = await this.db.getRepository(ChargeAttemptEntity).findOneOrFail({
-        where: { chargeId, status: In(['pending', 'unknown']) },
+        where: { chargeId, operation: 'charge', status: In(['pending', 'unknown']) },
       });
       return { kind: 'open', attempt: open, created: false };
     }
@@ -73,7 +73,7 @@ export class AttemptOpener {
   private async openIn(em: EntityManager, chargeId: string, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
     const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
     if (!charge) throw new ChargeNotFoundError(chargeId);
-    const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
+    const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     const open = attempts.find((a) => isOpen(a.status));
     if (open) return { kind: 'open', attempt: open, created: false };
     if (await chargeHasOpenReviewItem(em, chargeId)) return { kind: 'in_review' };

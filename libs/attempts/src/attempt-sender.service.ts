@@ -5,6 +5,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
+import { createAtProvider } from './attempt-operations.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
@@ -64,7 +65,7 @@ export class AttemptSender {
     const result = await this.call(gateway, attempt);
     const outcome = classifyGatewayResponse(result);
     this.logger.log(
-      { attemptId: attempt.id, chargeId: attempt.chargeId, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
+      { attemptId: attempt.id, chargeId: attempt.chargeId, operation: attempt.operation, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
       'provider call classified',
     );
     const evidence: ProviderCallRecord = {
@@ -106,7 +107,7 @@ export class AttemptSender {
 
   private async call(gateway: PaymentGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
     try {
-      return await gateway.createCharge(attempt.idempotencyKey, attempt.payload);
+      return await createAtProvider(gateway, attempt);
     } catch (error) {
       // An adapter that throws may have sent the request: that is an unknown outcome, not a failure.
       return { kind: 'no_response', errorCode: 'adapter_error', message: (error as Error).message, durationMs: 0 };

@@ -7,6 +7,7 @@ import type { AttemptStatus } from './rules/attempt-status.js';
 import { isTerminal } from './rules/attempt-status.js';
 import { canTransition, type TransitionCause } from './rules/attempt-state-machine.js';
 import { IllegalTransitionError } from './attempts.errors.js';
+import { releaseFailedRefund } from './refund-commitment.js';
 
 export interface AttemptTransition {
   attemptId: string;
@@ -46,6 +47,11 @@ export class AttemptTransitionWriter {
   }
 
   private async applyIn(em: EntityManager, t: AttemptTransition): Promise<boolean> {
+    // A failed refund gives its amount back to the charge: take the charge row first, in the order every
+    // writer takes it (charge, then attempt), so this cannot deadlock with an opener or the applier.
+    if (t.to === 'failed') {
+      await em.query(`SELECT c.id FROM charges c JOIN charge_attempts a ON a.charge_id = c.id WHERE a.id = $1 AND a.operation = 'refund' FOR UPDATE OF c`, [t.attemptId]);
+    }
     const terminal = isTerminal(t.to);
     const { providerChargeId, ...otherColumns } = t.set ?? {};
     const query = em
@@ -65,7 +71,8 @@ export class AttemptTransitionWriter {
         ...(terminal ? { resolvedAt: () => 'now()', resolvedBy: t.cause } : {}),
       })
       .where('id = :id AND status = :from', { id: t.attemptId, from: t.from })
-      .returning(['provider', 'unknown_since']);
+      // Property names: TypeORM maps them to columns (raw rows are keyed by column name).
+      .returning(['provider', 'unknownSince', 'operation', 'refundId']);
     // Never swap one provider charge for another: that is a second charge for a person, not an update.
     if (providerChargeId) query.andWhere('(provider_charge_id IS NULL OR provider_charge_id = :pcid)', { pcid: providerChargeId });
     if (t.expectHttpAttempts !== undefined) query.andWhere('http_attempts = :n', { n: t.expectHttpAttempts });
@@ -80,7 +87,8 @@ export class AttemptTransitionWriter {
       actor: t.actor,
       detail: t.detail ?? null,
     });
-    const row = (result.raw as Array<{ provider: string; unknown_since: Date | null }>)[0];
+    const row = (result.raw as Array<{ provider: string; unknown_since: Date | null; operation: string; refund_id: string | null }>)[0];
+    if (t.to === 'failed' && row.operation === 'refund' && row.refund_id) await releaseFailedRefund(em, t.attemptId, row.refund_id);
     attemptTransitionsTotal.inc({ provider: row.provider, to: t.to, cause: t.cause });
     if (terminal && t.from === 'unknown' && row.unknown_since) {
       unknownToCertaintySeconds.observe({ provider: row.provider, cause: t.cause }, (Date.now() - row.unknown_since.getTime()) / 1000);

@@ -9,6 +9,6 @@ import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 /** Attempts: opening, sending, and the one guarded way to change an attempt's status. */
 @Module({
   providers: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
-  exports: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier],
+  exports: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
 })
 export class AttemptsModule {}

@@ -25,8 +25,9 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
     [attemptId],
   );
   if (charges.length === 0) return null;
-  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string }>>(
-    `SELECT status, provider_charge_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
+  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
+    `SELECT a.status, a.provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
+       FROM charge_attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
     [attemptId],
   );
   return {
@@ -36,7 +37,8 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
     providerChargeId: attempt.provider_charge_id,
     resolvedBy: attempt.resolved_by,
     provider: attempt.provider,
-    amountCents: Number(charges[0].amount_cents),
-    currency: charges[0].currency,
+    // What the provider must report: a refund attempt's money is its refund's, not the whole charge.
+    amountCents: Number(attempt.refund_amount_cents ?? charges[0].amount_cents),
+    currency: attempt.refund_currency ?? charges[0].currency,
   };
 }

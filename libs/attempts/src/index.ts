@@ -17,3 +17,5 @@ export * from './rules/key-lifetime.js';
 export * from './rules/attempt-rules.errors.js';
 export { insertAttempt } from './attempt-insert.js';
 export { chargeHasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './charge-review.query.js';
+export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt-operations.js';
+export { PreviousAttemptRecheck, type RecheckOutcome } from './previous-attempt.recheck.js';

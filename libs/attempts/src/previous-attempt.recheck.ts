@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ChargeEntity, type ChargeAttemptEntity } from '@app/database';
+import type { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup } from '@app/gateways';
+import { loadAttemptTarget, lookupAtProvider } from './attempt-operations.js';
+import { AttemptNotFoundError } from './attempts.errors.js';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
@@ -30,16 +32,12 @@ export class PreviousAttemptRecheck {
   ) {}
 
   async run(attempt: ChargeAttemptEntity): Promise<RecheckOutcome> {
-    const charge = await this.db.getRepository(ChargeEntity).findOneByOrFail({ id: attempt.chargeId });
-    const lookup = await this.gateways.get(attempt.provider).findByReference({
-      attemptId: attempt.id,
-      chargeId: charge.id,
-      customerId: charge.customerId,
-      createdAt: attempt.createdAt,
-      providerChargeId: attempt.providerChargeId,
-    });
+    // A charge attempt's reference, or a refund attempt's: the same re-check for every operation.
+    const target = await loadAttemptTarget(this.db.manager, attempt.id);
+    if (!target) throw new AttemptNotFoundError(attempt.id);
+    const lookup = await lookupAtProvider(this.gateways.get(attempt.provider), target);
     const summary = summariseLookup(lookup);
-    this.logger.log({ attemptId: attempt.id, chargeId: charge.id, provider: attempt.provider, lookup: lookup.kind }, 'failed attempt queried again before a new attempt');
+    this.logger.log({ attemptId: attempt.id, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, lookup: lookup.kind }, 'failed attempt queried again before a new attempt');
     const call = { attemptId: attempt.id, provider: attempt.provider, kind: 'recheck' as const, outcome: lookup.kind, httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200, durationMs: lookup.durationMs, detail: summary };
     return this.db.transaction(async (em) => {
       // Charge then attempt locked before the evidence row referencing the attempt (see lockChargeAndAttempt).

@@ -1,5 +1,6 @@
 import type { ChargeReviewItem } from '@app/attempts';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import type { RefundSummary } from '@app/refunds';
 import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
 
 export interface AttemptView {
@@ -32,9 +33,17 @@ export interface ChargeView {
   attempts: AttemptView[];
   /** Review items still waiting for a person, whatever the status (a succeeded charge may have a duplicate under review). */
   reviewItems: ChargeReviewItem[];
+  /** Our refunds of this charge (`refundedCents` stays what the provider reported). */
+  refunds: RefundSummary[];
 }
 
-export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean, reviewItems: ChargeReviewItem[] = []): ChargeView {
+export function toChargeView(
+  charge: ChargeEntity,
+  attempts: ChargeAttemptEntity[],
+  hasOpenReviewItem: boolean,
+  reviewItems: ChargeReviewItem[] = [],
+  refunds: RefundSummary[] = [],
+): ChargeView {
   return {
     id: charge.id,
     orderId: charge.orderId,
@@ -59,5 +68,6 @@ export function toChargeView(charge: ChargeEntity, attempts: ChargeAttemptEntity
       resolvedBy: a.resolvedBy,
     })),
     reviewItems,
+    refunds,
   };
 }

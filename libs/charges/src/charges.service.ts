@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeNotFoundError, openReviewItemsOfCharge } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
+import { refundSummariesOf } from '@app/refunds';
 import { ChargeExistsError, InvalidChargeFieldError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge-view.js';
 
@@ -73,8 +74,10 @@ export class ChargesService {
   async view(chargeId: string): Promise<ChargeView> {
     const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
     if (!charge) throw new ChargeNotFoundError(chargeId);
-    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId }, order: { createdAt: 'ASC' } });
+    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     const reviewItems = await openReviewItemsOfCharge(this.db.manager, chargeId);
-    return toChargeView(charge, attempts, reviewItems.length > 0, reviewItems);
+    // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
+    const chargeInReview = await chargeHasOpenReviewItem(this.db.manager, chargeId);
+    return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(this.db.manager, chargeId));
   }
 }

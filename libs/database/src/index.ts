@@ -5,7 +5,7 @@ export { migrateDatabase, revertLastMigration } from './migrate.js';
 export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.js';
 export { uniqueOrNull } from './savepoint.js';
 export { ChargeEntity } from './entities/charge.entity.js';
-export { ChargeAttemptEntity, type AttemptStatusColumn } from './entities/charge-attempt.entity.js';
+export { ChargeAttemptEntity, type AttemptStatusColumn, type AttemptOperationColumn } from './entities/charge-attempt.entity.js';
 export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js';
 export { ProviderCallEntity } from './entities/provider-call.entity.js';
 export { ApiTokenEntity, type ApiRole } from './entities/api-token.entity.js';
@@ -14,5 +14,6 @@ export { ReviewItemEntity, type ReviewItemState, type ReviewDecisionAction, type
 export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-audit.entity.js';
 export { ScheduledRunGuard } from './scheduled-run.guard.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';
+export { RefundEntity } from './entities/refund.entity.js';
 export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
 export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';

@@ -5,6 +5,8 @@ export * from './http/provider-http-client.js';
 export * from './stripe/stripe.capabilities.js';
 export * from './stripe/stripe.gateway.js';
 export * from './stripe/stripe-charge-encoding.js';
+export * from './stripe/stripe-refund-encoding.js';
+export * from './stripe/stripe-refund-status.js';
 export * from './stripe/stripe-status.js';
 export * from './stripe/stripe-webhook-signature.js';
 export * from './asaas/asaas.capabilities.js';

@@ -1,3 +1,4 @@
+import { DomainError } from '@app/common';
 import type { GatewayCallResult, ProviderOutcome } from './gateway-call-result.js';
 import type { GatewayCapabilities } from './gateway-capabilities.js';
 
@@ -48,6 +49,28 @@ export interface ProviderCharge {
   raw: unknown;
 }
 
+/** Exactly what is sent to the provider for one refund attempt; stored and resent byte for byte like a charge. */
+export interface RefundRequest {
+  attemptId: string;
+  refundId: string;
+  chargeId: string;
+  /** The provider's id of the charge being refunded (the succeeded charge attempt's). */
+  providerChargeId: string;
+  amountCents: number;
+  currency: string;
+}
+
+/** Where to look for a refund attempt at the provider. */
+export interface RefundReference {
+  attemptId: string;
+  refundId: string;
+  /** The refunded charge at the provider: its refunds are listed to find ours. */
+  providerChargeId: string;
+  createdAt: Date;
+  /** The provider's refund id, once a response or webhook named it. */
+  providerRefundId: string | null;
+}
+
 export type LookupResult =
   | { kind: 'found'; charges: ProviderCharge[]; consistent: boolean; durationMs: number }
   | { kind: 'not_found'; consistent: boolean; durationMs: number }
@@ -86,5 +109,30 @@ export abstract class PaymentGateway {
    */
   async retrieveCharge(providerChargeId: string): Promise<RetrieveResult> {
     return { kind: 'error', message: `the ${this.provider} adapter cannot retrieve charge ${providerChargeId} by id`, httpStatus: null, durationMs: 0 };
+  }
+
+  /**
+   * Refunds go through the same attempt model. An adapter that cannot refund yet keeps these defaults:
+   * encoding refuses (so no refund is ever recorded for it) and a lookup proves nothing.
+   */
+  encodeRefund(_request: RefundRequest): string {
+    throw new RefundsNotSupportedError(this.provider);
+  }
+
+  /** Sends a previously encoded refund body with the attempt's key. A found refund's id is `providerChargeId`. */
+  createRefund(_idempotencyKey: string, _encodedBody: string): Promise<GatewayCallResult> {
+    return Promise.resolve({ kind: 'connect_failed', errorCode: 'refunds_not_supported', message: `${this.provider} cannot refund`, durationMs: 0 });
+  }
+
+  /** Asks the provider whether a refund with our reference exists. Never creates anything. */
+  findRefundByReference(_reference: RefundReference): Promise<LookupResult> {
+    return Promise.resolve({ kind: 'error', message: `${this.provider} cannot look refunds up`, httpStatus: null, durationMs: 0 });
+  }
+}
+
+export class RefundsNotSupportedError extends DomainError {
+  readonly code = 'refunds_not_supported';
+  constructor(provider: string) {
+    super(`provider ${provider} does not support refunds`, { provider });
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, lockChargeAndAttempt, parseBackoffList } from '@app/attempts';
+import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, parseBackoffList, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup, type LookupResult, type PaymentGateway } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
@@ -36,10 +36,12 @@ export class UnknownAttemptResolver {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneBy({ id: attemptId });
     // A webhook, a second resolver or a person got there first: nothing left to do.
     if (!attempt || attempt.status !== 'unknown') return null;
-    const charge = await this.db.getRepository(ChargeEntity).findOneByOrFail({ id: attempt.chargeId });
+    // What the attempt realises (a charge, or a refund of one): the money to expect and where to look.
+    const target = await loadAttemptTarget(this.db.manager, attemptId);
+    if (!target) return null;
     const gateway = this.gateways.get(attempt.provider);
 
-    const lookup = await this.lookup(gateway, attempt, charge);
+    const lookup = await this.lookup(gateway, attempt, target);
     const counted = await this.countTry(attemptId);
     if (counted === null) return null;
     const { tryNumber, msSinceSendEnded } = counted;
@@ -50,21 +52,15 @@ export class UnknownAttemptResolver {
       consistentGraceMs: this.config.CONSISTENT_LOOKUP_GRACE_MS,
       tryNumber,
       maxTries: this.config.RESOLUTION_MAX_TRIES,
-      expected: { amountCents: charge.amountCents, currency: charge.currency },
+      expected: target.expected,
     });
-    this.logger.log({ attemptId, chargeId: charge.id, provider: attempt.provider, tryNumber, decision: decision.action }, 'resolution try');
+    this.logger.log({ attemptId, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, tryNumber, decision: decision.action }, 'resolution try');
     await this.act(attempt, decision, tryNumber, lookup);
     return decision;
   }
 
-  private async lookup(gateway: PaymentGateway, attempt: ChargeAttemptEntity, charge: ChargeEntity): Promise<LookupResult> {
-    const lookup = await gateway.findByReference({
-      attemptId: attempt.id,
-      chargeId: charge.id,
-      customerId: charge.customerId,
-      createdAt: attempt.createdAt,
-      providerChargeId: attempt.providerChargeId,
-    });
+  private async lookup(gateway: PaymentGateway, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
+    const lookup = await lookupAtProvider(gateway, target);
     await this.calls.record({
       attemptId: attempt.id,
       provider: attempt.provider,

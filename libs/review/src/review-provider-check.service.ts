@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ProviderCallRecorder } from '@app/attempts';
+import { ProviderCallRecorder, loadAttemptTarget, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry, type LookupResult, type RetrieveResult } from '@app/gateways';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
@@ -43,10 +43,12 @@ export class ReviewProviderCheck {
   /** `succeeded`: the named provider charge exists, is ours, for our money, and succeeded. */
   async verifySucceeded(subject: CheckSubject, providerChargeId: string, actor: string): Promise<ProviderEvidence> {
     const queriedAt = await this.dbNow();
-    const result = await this.gateways.get(subject.provider).retrieveCharge(providerChargeId);
+    const target = await this.target(subject.attemptId);
+    const result = await this.retrieve(target, providerChargeId);
     const evidence: ProviderEvidence = { check: 'retrieve_by_id', queriedAt, providerChargeId, result: summariseRetrieve(result) };
     await this.record(subject, actor, 'review_succeeded', result.kind, result.kind === 'error' ? result.httpStatus : result.kind === 'not_found' ? 404 : 200, result.durationMs, evidence);
-    const verdict = verifyNamedCharge(result, providerChargeId, subject);
+    // The money to match is what the attempt realises: the charge's amount, or the refund's.
+    const verdict = verifyNamedCharge(result, providerChargeId, { ...subject, ...target.expected });
     return this.settle('succeeded', verdict, evidence);
   }
 
@@ -63,16 +65,27 @@ export class ReviewProviderCheck {
       const why = `the provider may still be executing the last request (sent ${grace.lastSentAt}); a "not found" is trusted only after ${grace.graceEndsAt}, in ${Math.ceil(grace.remainingMs / 1000)} s`;
       throw new ReviewProviderEvidenceError('failed', why, { lastSentAt: grace.lastSentAt, graceEndsAt: grace.graceEndsAt, remainingMs: grace.remainingMs });
     }
-    const lookup = await gateway.findByReference({
-      attemptId: subject.attemptId,
-      chargeId: subject.chargeId,
-      customerId: subject.customerId,
-      createdAt: subject.attemptCreatedAt,
-      providerChargeId: subject.attemptProviderChargeId,
-    });
+    // The same lookup the resolver makes for this kind of attempt (payment intents, or the charge's refunds).
+    const lookup = await lookupAtProvider(gateway, await this.target(subject.attemptId));
     const evidence: ProviderEvidence = { check: 'consistent_lookup', queriedAt: grace.now, lastSentAt: grace.lastSentAt, graceEndsAt: grace.graceEndsAt, result: summariseLookup(lookup) };
     await this.record(subject, actor, 'review_failed', lookup.kind, lookup.kind === 'error' ? lookup.httpStatus : 200, lookup.durationMs, evidence);
     return this.settle('failed', verifyAbsence(lookup), evidence);
+  }
+
+  private async target(attemptId: string): Promise<AttemptTarget> {
+    const target = await loadAttemptTarget(this.db.manager, attemptId);
+    if (!target) throw new ReviewProviderEvidenceError('succeeded', `attempt ${attemptId} does not exist`, { attemptId });
+    return target;
+  }
+
+  /** A charge is retrieved by its id; a refund is found among the refunded charge's refunds (a consistent list). */
+  private async retrieve(target: AttemptTarget, providerId: string): Promise<RetrieveResult> {
+    const gateway = this.gateways.get(target.provider);
+    if (target.operation === 'charge') return gateway.retrieveCharge(providerId);
+    const lookup = await lookupAtProvider(gateway, { ...target, providerChargeId: null });
+    if (lookup.kind === 'error') return lookup;
+    const found = lookup.kind === 'found' ? lookup.charges.find((c) => c.providerChargeId === providerId) : undefined;
+    return found ? { kind: 'found', charge: found, durationMs: lookup.durationMs } : { kind: 'not_found', durationMs: lookup.durationMs };
   }
 
   private async grace(attemptId: string): Promise<{ passed: boolean; now: string; lastSentAt: string; graceEndsAt: string; remainingMs: number }> {

@@ -11,6 +11,20 @@ export interface ProviderWebhookEvent {
   currency: string | null;
   /** Money moving back after a success (a refund or a dispute), which our attempt statuses do not show. */
   afterSuccess: MoneyMovedBack | null;
+  /**
+   * A refund object: applied to our refund attempt when it carries our reference or the refund's id is one an
+   * attempt of ours recorded; only a refund that is not ours falls back to `afterSuccess` (a person looks).
+   */
+  refund?: RefundFact | null;
+}
+
+export interface RefundFact {
+  providerRefundId: string;
+  /** Our refund attempt's id, echoed from the provider's metadata. */
+  attemptId: string | null;
+  outcome: 'succeeded' | 'failed' | 'pending' | null;
+  amountCents: number | null;
+  currency: string | null;
 }
 
 export type MoneyMovedBack =

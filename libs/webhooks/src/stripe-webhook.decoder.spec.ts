@@ -45,6 +45,21 @@ describe('StripeWebhookDecoder', () => {
   });
 
   it.each([
+    ['refund.created', 'succeeded'],
+    ['refund.updated', 'pending'],
+    ['refund.failed', 'failed'],
+    ['charge.refund.updated', 'succeeded'],
+  ])('reads %s as a fact about our refund attempt (status %s), keeping money-moved-back for a refund that is not ours', (type, status) => {
+    const object = { id: 're_1', object: 'refund', payment_intent: 'pi_1', amount: 1000, currency: 'usd', status, metadata: { refund_attempt_id: 'ratt-1' } };
+    const body = event(type, object);
+    const decoded = decoder.decode(body, signed(body), now);
+    expect(decoded).toMatchObject({
+      ok: true,
+      event: { providerChargeId: 'pi_1', refund: { providerRefundId: 're_1', attemptId: 'ratt-1', outcome: status, amountCents: 1000, currency: 'usd' }, afterSuccess: { kind: 'refund', refundId: 're_1' } },
+    });
+  });
+
+  it.each([
     ['a forged signature', (b: Buffer) => signed(b, now, 'whsec_wrong')],
     ['a stale timestamp', (b: Buffer) => signed(b, now - 301)],
     ['a missing header', () => ({})],

@@ -1,5 +1,5 @@
-import { verifyStripeSignature } from '@app/gateways';
-import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
+import { mapStripeRefundStatus, verifyStripeSignature } from '@app/gateways';
+import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, RefundFact, WebhookDecoder } from './provider-webhook-event.js';
 
 /** Stripe event types we act on, and what each proves about the payment intent. */
 const OUTCOME_BY_TYPE: Record<string, ProviderWebhookEvent['outcome']> = {
@@ -53,14 +53,32 @@ function readEvent(payload: unknown): ProviderWebhookEvent | null {
     amountCents: isIntent && typeof object.amount === 'number' ? object.amount : null,
     currency: isIntent && typeof object.currency === 'string' ? object.currency : null,
     afterSuccess: readMoneyMovedBack(payload.type, object),
+    refund: readRefundFact(payload.type, object),
   };
+}
+
+/** `refund.*` and `charge.refund.*` events carry the refund: what it says about our refund attempt. */
+function readRefundFact(type: string, object: Record<string, unknown>): RefundFact | null {
+  if (!isRefundEvent(type) || object.object !== 'refund' || typeof object.id !== 'string') return null;
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return {
+    providerRefundId: object.id,
+    attemptId: stringOrNull(metadata.refund_attempt_id),
+    outcome: mapStripeRefundStatus(object.status),
+    amountCents: typeof object.amount === 'number' ? object.amount : null,
+    currency: typeof object.currency === 'string' ? object.currency : null,
+  };
+}
+
+function isRefundEvent(type: string): boolean {
+  return type.startsWith('charge.refund.') || type.startsWith('refund.');
 }
 
 function readMoneyMovedBack(type: string, object: Record<string, unknown>): MoneyMovedBack | null {
   if (type === 'charge.refunded' && object.object === 'charge') {
     return { kind: 'refund', refundedCents: typeof object.amount_refunded === 'number' ? object.amount_refunded : null, refundId: null, status: null };
   }
-  if (type.startsWith('charge.refund.') && object.object === 'refund') {
+  if (isRefundEvent(type) && object.object === 'refund') {
     return { kind: 'refund', refundedCents: null, refundId: stringOrNull(object.id), status: stringOrNull(object.status) };
   }
   if (type.startsWith('charge.dispute.') && object.object === 'dispute' && typeof object.status === 'string') {

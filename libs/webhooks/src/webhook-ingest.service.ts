@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition } from '@app/attempts';
 import type { MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
+import { matchRefundAttempt, refundedTotalExplained } from './our-refunds.query.js';
 import { UnknownWebhookProviderError, WebhookRejectedError } from './webhooks.errors.js';
 
 export const WEBHOOK_DECODERS = Symbol('WEBHOOK_DECODERS');
@@ -14,7 +15,11 @@ export interface IngestResult {
 }
 
 /** What an event did: a provider fact's disposition, or money moved back that a person must see. */
-type EventDecision = FactDisposition | { action: 'review'; reason: 'provider_refund' | 'dispute_opened' | 'dispute_closed' };
+type EventDecision =
+  | FactDisposition
+  | { action: 'review'; reason: 'provider_refund' | 'dispute_opened' | 'dispute_closed' }
+  /** The provider's refunded total, kept on the charge, is what our own refunds account for: nothing to decide. */
+  | { action: 'recorded'; reason: 'refund_explained_by_ours' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -46,6 +51,15 @@ export class WebhookIngestService {
   private async storeAndApply(em: EntityManager, provider: string, event: ProviderWebhookEvent, payload: unknown): Promise<IngestResult> {
     const eventRowId = await this.insertEvent(em, provider, event, payload);
     if (!eventRowId) return { duplicate: true, disposition: 'duplicate' };
+    // A refund of ours is a fact about its refund attempt, applied like any other; only a refund that is
+    // not ours is money moved back that a person must see.
+    const refundAttemptId = event.refund ? await matchRefundAttempt(em, event.refund) : null;
+    if (refundAttemptId && event.refund) {
+      const { providerRefundId, outcome, amountCents, currency } = event.refund;
+      const evidence = { webhookEventId: event.eventId, type: event.type, providerRefundId };
+      const fact = { outcome, providerChargeId: providerRefundId, amountCents, currency };
+      return this.finish(em, provider, event, eventRowId, refundAttemptId, await this.facts.apply(em, refundAttemptId, fact, { cause: 'webhook', actor: `webhook:${provider}`, evidence }));
+    }
     const attemptId = await this.matchAttempt(em, event);
     if (!attemptId) {
       await this.setDisposition(em, eventRowId, null, 'unmatched', null);
@@ -56,7 +70,11 @@ export class WebhookIngestService {
     const decision: EventDecision = event.afterSuccess
       ? await this.recordMoneyMovedBack(em, attemptId, event.afterSuccess, evidence)
       : await this.facts.apply(em, attemptId, event, { cause: 'webhook', actor: `webhook:${provider}`, evidence });
-    const disposition = decision.action === 'transition' ? 'applied' : decision.action === 'review' ? 'flagged' : 'no_change';
+    return this.finish(em, provider, event, eventRowId, attemptId, decision);
+  }
+
+  private async finish(em: EntityManager, provider: string, event: ProviderWebhookEvent, eventRowId: string, attemptId: string, decision: EventDecision): Promise<IngestResult> {
+    const disposition = decision.action === 'transition' || decision.action === 'recorded' ? 'applied' : decision.action === 'review' ? 'flagged' : 'no_change';
     await this.setDisposition(em, eventRowId, attemptId, disposition, decision);
     this.logger.log({ provider, eventId: event.eventId, type: event.type, attemptId, disposition }, 'webhook processed');
     return { duplicate: false, disposition };
@@ -79,6 +97,10 @@ export class WebhookIngestService {
           WHERE id = $1 AND (dispute_status IS NULL OR $3 OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'charge_refunded'))`,
         [locked.chargeId, moved.status, moved.closed],
       );
+    }
+    if (moved.kind === 'refund' && moved.refundedCents !== null) {
+      const { explained } = await refundedTotalExplained(em, locked.chargeId, moved.refundedCents);
+      if (explained) return { action: 'recorded', reason: 'refund_explained_by_ours' };
     }
     const reason = moved.kind === 'refund' ? 'provider_refund' : moved.closed ? 'dispute_closed' : 'dispute_opened';
     await openReviewItem(em, attemptId, reason, { ...evidence, ...moved, recordedStatus: locked.status });

@@ -1,7 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { ChargeEntity } from './charge.entity.js';
+import { RefundEntity } from './refund.entity.js';
 
 export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown';
+/** What an attempt realises: a charge, or a refund of one (later, payouts). */
+export type AttemptOperationColumn = 'charge' | 'refund';
 
 /**
  * One effort to realise a charge at one provider with its own idempotency key. The partial unique
@@ -10,17 +13,27 @@ export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown'
 @Entity('charge_attempts')
 @Unique('UQ_charge_attempts_idempotency_key', ['idempotencyKey'])
 @Unique('UQ_charge_attempts_provider_charge_id', ['providerChargeId'])
-@Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown')` })
-@Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded'` })
+@Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'charge'` })
+@Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'charge'` })
+@Index('uq_charge_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
+@Index('uq_charge_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
 @Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
 @Index('ix_charge_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
 @Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
+@Check('charge_attempts_operation_check', `operation IN ('charge','refund')`)
+@Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid', { name: 'charge_id' }) chargeId: string;
   @ManyToOne(() => ChargeEntity, { nullable: false })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'charge_attempts_charge_id_fkey' })
   charge?: ChargeEntity;
+  /** A refund attempt's `charge_id` is the charge it refunds. */
+  @Column('text', { default: 'charge' }) operation: AttemptOperationColumn;
+  @Column('uuid', { name: 'refund_id', nullable: true }) refundId: string | null;
+  @ManyToOne(() => RefundEntity, { nullable: true })
+  @JoinColumn({ name: 'refund_id', foreignKeyConstraintName: 'charge_attempts_refund_id_fkey' })
+  refund?: RefundEntity;
   @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
   @Column('text') provider: string;
   @Column('text') status: AttemptStatusColumn;

@@ -8,6 +8,7 @@ import { bigintNumber } from './bigint-number.transformer.js';
 @Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('charges_refunded_cents_check', `refunded_cents >= 0`)
 @Check('charges_billing_type_check', `billing_type IN ('PIX','BOLETO','CREDIT_CARD')`)
+@Check('charges_refund_committed_cents_check', `refund_committed_cents >= 0 AND refund_committed_cents <= amount_cents`)
 export class ChargeEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('text', { name: 'order_id' }) orderId: string;
@@ -18,6 +19,8 @@ export class ChargeEntity {
   @Column('text') provider: string;
   /** Refunded at the provider, as its events report it (cumulative, so the highest report wins). */
   @Column('bigint', { name: 'refunded_cents', default: 0, transformer: bigintNumber }) refundedCents: number;
+  /** What our refunds that are open or succeeded hold of the captured amount; the CHECK caps it at the amount. */
+  @Column('bigint', { name: 'refund_committed_cents', default: 0, transformer: bigintNumber }) refundCommittedCents: number;
   /** The provider's dispute status (e.g. needs_response, won, lost), null when never disputed. */
   @Column('text', { name: 'dispute_status', nullable: true }) disputeStatus: string | null;
   /** How the customer pays, for providers that need it (Asaas). */

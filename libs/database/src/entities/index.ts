@@ -7,6 +7,7 @@ import { LedgerAccountEntity } from './ledger-account.entity.js';
 import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
 import { ReviewAuditEntity } from './review-audit.entity.js';
+import { RefundEntity } from './refund.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 
@@ -20,6 +21,7 @@ export const ENTITIES = [
   LedgerEntryEntity,
   ProviderCallEntity,
   ReviewAuditEntity,
+  RefundEntity,
   ReviewItemEntity,
   WebhookEventEntity,
 ];

@@ -2,13 +2,16 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayCallResult } from '../gateway-call-result.js';
 import type { GatewayCapabilities } from '../gateway-capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RetrieveResult } from '../payment-gateway.port.js';
+import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http-client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
 import { encodeStripeCharge } from './stripe-charge-encoding.js';
 import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-response.js';
 import { elapsedSince, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup-results.js';
 import type { PageOutcome } from './stripe-lookup-results.js';
+import { encodeStripeRefund } from './stripe-refund-encoding.js';
+import { findStripeRefund } from './stripe-refund-lookup.js';
+import { toCreateRefundResult } from './stripe-refund-response.js';
 
 export interface StripeGatewaySettings {
   /** `https://api.stripe.com`, or a simulator such as `http://127.0.0.1:12111`. */
@@ -71,6 +74,24 @@ export class StripeGateway extends PaymentGateway {
       body: encodedBody,
     });
     return toCreateChargeResult(result);
+  }
+
+  override encodeRefund(request: RefundRequest): string {
+    return encodeStripeRefund(request);
+  }
+
+  override async createRefund(idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
+    const result = await this.http.send({
+      method: 'POST',
+      url: `${this.apiBase}/v1/refunds`,
+      headers: { ...this.#commonHeaders, 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': idempotencyKey },
+      body: encodedBody,
+    });
+    return toCreateRefundResult(result);
+  }
+
+  override findRefundByReference(reference: RefundReference): Promise<LookupResult> {
+    return findStripeRefund((path, params) => this.getPage(path, params), reference);
   }
 
   /** A known intent id is retrieved directly; otherwise the strongly consistent list is scanned. */

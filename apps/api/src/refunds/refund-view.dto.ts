@@ -1,0 +1,27 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { RefundAttemptView, RefundStatus, RefundView } from '@app/refunds';
+
+/** OpenAPI shape of a refund attempt (the same attempt model as a charge's). */
+export class RefundAttemptViewDto implements RefundAttemptView {
+  @ApiProperty() id: string;
+  @ApiProperty() idempotencyKey: string;
+  @ApiProperty({ example: 'stripe' }) provider: string;
+  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ type: String, nullable: true, example: 're_3Nf...' }) providerRefundId: string | null;
+  @ApiProperty() httpAttempts: number;
+  @ApiProperty({ type: Object, nullable: true }) lastError: object | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ type: String, nullable: true }) resolvedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'submit, resolver, webhook, reviewer, sweeper' }) resolvedBy: string | null;
+}
+
+export class RefundViewDto implements RefundView {
+  @ApiProperty() id: string;
+  @ApiProperty() chargeId: string;
+  @ApiProperty({ description: 'integer minor units' }) amountCents: number;
+  @ApiProperty({ example: 'usd' }) currency: string;
+  @ApiProperty({ type: String, nullable: true }) reason: string | null;
+  @ApiProperty({ enum: ['processing', 'succeeded', 'failed', 'in_review'] }) status: RefundStatus;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ type: [RefundAttemptViewDto] }) attempts: RefundAttemptViewDto[];
+}

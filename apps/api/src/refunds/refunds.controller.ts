@@ -1,0 +1,55 @@
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { InboundIdempotencyService } from '@app/charges';
+import { RefundsService, type RefundView } from '@app/refunds';
+import { CreateRefundDto } from './create-refund.dto.js';
+import { RefundViewDto } from './refund-view.dto.js';
+
+/** Inbound Idempotency-Keys of this route live in their own scope: one key on two routes never collides. */
+const REFUND_KEY_SCOPE = 'POST /charges/:id/refunds';
+
+@ApiTags('refunds')
+@ApiBearerAuth()
+@Roles('merchant')
+@Controller()
+export class RefundsController {
+  constructor(
+    private readonly refunds: RefundsService,
+    private readonly idempotency: InboundIdempotencyService,
+  ) {}
+
+  @Post('charges/:id/refunds')
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, charge and body' })
+  @ApiCreatedResponse({ type: RefundViewDto, description: 'the refund, after its first provider call' })
+  async create(
+    @Param('id', ParseUUIDPipe) chargeId: string,
+    @Body() body: CreateRefundDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('idempotency-key') key?: string,
+  ): Promise<unknown> {
+    const run = () => this.refunds.create({ chargeId, amountCents: body.amountCents, reason: body.reason ?? null }, actor.name);
+    if (key === undefined) return run().then((view) => (res.status(201), view));
+    if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
+    // The charge is part of the request: the same key and body for another charge is another request.
+    const stored = await this.idempotency.run(`${actor.name} ${REFUND_KEY_SCOPE}`, key, { chargeId, ...body }, async () => ({ status: 201, body: await run() }));
+    res.status(stored.status);
+    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return stored.body;
+  }
+
+  @Post('refunds/:id/submit')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RefundViewDto, description: 'sends the open attempt if due, or opens a new one after a failure' })
+  submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<RefundView> {
+    return this.refunds.submit(id, actor.name);
+  }
+
+  @Get('refunds/:id')
+  @ApiOkResponse({ type: RefundViewDto })
+  get(@Param('id', ParseUUIDPipe) id: string): Promise<RefundView> {
+    return this.refunds.view(id);
+  }
+}

@@ -1,0 +1,93 @@
+import type { EntityManager } from 'typeorm';
+import type { AttemptOperationColumn } from '@app/database';
+import type { GatewayCallResult, LookupResult, PaymentGateway } from '@app/gateways';
+
+export type AttemptOperation = AttemptOperationColumn;
+
+/**
+ * Everything the one sender, resolver and applier need to know about what an attempt realises, read in
+ * one query: the money the provider must report (the charge's amount, or the refund's), and where to look.
+ */
+export interface AttemptTarget {
+  attemptId: string;
+  operation: AttemptOperation;
+  chargeId: string;
+  refundId: string | null;
+  provider: string;
+  customerId: string;
+  createdAt: Date;
+  /** The provider's id for this attempt (a payment intent, or a refund), once known. */
+  providerChargeId: string | null;
+  expected: { amountCents: number; currency: string };
+  /** For a refund: the provider's id of the refunded charge (its succeeded charge attempt's). */
+  refundedProviderChargeId: string | null;
+}
+
+/**
+ * The only place that differs by operation: which provider call creates it and which finds it. The sender,
+ * the resolver and the re-check pick the call here; every rule around the call is shared.
+ */
+const OPERATIONS: Record<AttemptOperation, {
+  create(gateway: PaymentGateway, idempotencyKey: string, payload: string): Promise<GatewayCallResult>;
+  lookup(gateway: PaymentGateway, target: AttemptTarget): Promise<LookupResult>;
+}> = {
+  charge: {
+    create: (gateway, key, payload) => gateway.createCharge(key, payload),
+    lookup: (gateway, t) =>
+      gateway.findByReference({ attemptId: t.attemptId, chargeId: t.chargeId, customerId: t.customerId, createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
+  },
+  refund: {
+    create: (gateway, key, payload) => gateway.createRefund(key, payload),
+    lookup: (gateway, t) =>
+      t.refundedProviderChargeId && t.refundId
+        ? gateway.findRefundByReference({ attemptId: t.attemptId, refundId: t.refundId, providerChargeId: t.refundedProviderChargeId, createdAt: t.createdAt, providerRefundId: t.providerChargeId })
+        : Promise.resolve({ kind: 'error', message: 'the refunded charge has no provider id', httpStatus: null, durationMs: 0 }),
+  },
+};
+
+export function createAtProvider(gateway: PaymentGateway, attempt: { operation: AttemptOperation; idempotencyKey: string; payload: string }): Promise<GatewayCallResult> {
+  return OPERATIONS[attempt.operation].create(gateway, attempt.idempotencyKey, attempt.payload);
+}
+
+export function lookupAtProvider(gateway: PaymentGateway, target: AttemptTarget): Promise<LookupResult> {
+  return OPERATIONS[target.operation].lookup(gateway, target);
+}
+
+interface TargetRow {
+  operation: AttemptOperation;
+  charge_id: string;
+  refund_id: string | null;
+  provider: string;
+  customer_id: string;
+  created_at: Date;
+  provider_charge_id: string | null;
+  amount_cents: string;
+  currency: string;
+  refunded_provider_charge_id: string | null;
+}
+
+export async function loadAttemptTarget(em: EntityManager, attemptId: string): Promise<AttemptTarget | null> {
+  const [row] = await em.query<TargetRow[]>(
+    `SELECT a.operation, a.charge_id, a.refund_id, a.provider, c.customer_id, a.created_at, a.provider_charge_id,
+            COALESCE(r.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, c.currency) AS currency,
+            CASE WHEN a.operation = 'refund' THEN
+              (SELECT s.provider_charge_id FROM charge_attempts s
+                WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND s.status = 'succeeded') END AS refunded_provider_charge_id
+       FROM charge_attempts a JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
+      WHERE a.id = $1`,
+    [attemptId],
+  );
+  if (!row) return null;
+  return {
+    attemptId,
+    operation: row.operation,
+    chargeId: row.charge_id,
+    refundId: row.refund_id,
+    provider: row.provider,
+    customerId: row.customer_id,
+    createdAt: row.created_at,
+    providerChargeId: row.provider_charge_id,
+    expected: { amountCents: Number(row.amount_cents), currency: row.currency.trim() },
+    refundedProviderChargeId: row.refunded_provider_charge_id,
+  };
+}

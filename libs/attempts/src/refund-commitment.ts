@@ -1,0 +1,39 @@
+import type { EntityManager } from 'typeorm';
+import { openReviewItem } from './review-item.opener.js';
+
+/**
+ * A refund holds its amount on the charge (`refund_committed_cents`) from the transaction that creates it.
+ * When its attempt is failed, the refund gives the amount back, exactly once: the conditional update on
+ * `released_at` is the guard, and its row count decides whether the charge is decremented. Runs in the
+ * transaction of the failing transition, which already holds the charge row lock.
+ */
+export async function releaseFailedRefund(em: EntityManager, attemptId: string, refundId: string): Promise<void> {
+  const [released] = await em.query<[Array<{ charge_id: string; amount_cents: string }>, number]>(
+    `UPDATE refunds SET released_at = now(), updated_at = now() WHERE id = $1 AND released_at IS NULL RETURNING charge_id, amount_cents`,
+    [refundId],
+  );
+  if (released.length !== 1) return;
+  const [, affected] = await em.query<[unknown, number]>(
+    `UPDATE charges SET refund_committed_cents = refund_committed_cents - $2, updated_at = now() WHERE id = $1`,
+    [released[0].charge_id, released[0].amount_cents],
+  );
+  if (affected !== 1) throw new Error(`refund ${refundId}: its charge ${released[0].charge_id} was not found to release the amount`);
+  await reviewUnexplainedProviderRefunds(em, attemptId, released[0].charge_id);
+}
+
+/**
+ * The provider's own refunded total (from its events) must be explained by refunds of ours that succeeded or
+ * may still succeed. Failing one that the total needed means money went back that our record no longer
+ * shows: a person looks, with this attempt as the evidence.
+ */
+async function reviewUnexplainedProviderRefunds(em: EntityManager, attemptId: string, chargeId: string): Promise<void> {
+  const [row] = await em.query<Array<{ reported: string; explained: string }>>(
+    `SELECT c.refunded_cents AS reported,
+            COALESCE((SELECT sum(r.amount_cents) FROM refunds r WHERE r.charge_id = c.id AND r.released_at IS NULL), 0) AS explained
+       FROM charges c WHERE c.id = $1`,
+    [chargeId],
+  );
+  if (row && Number(row.reported) > Number(row.explained)) {
+    await openReviewItem(em, attemptId, 'provider_refund_unexplained', { reportedRefundedCents: Number(row.reported), explainedCents: Number(row.explained) });
+  }
+}

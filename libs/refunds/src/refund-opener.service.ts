@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, mayOpenNewAttempt, payloadHash } from '@app/attempts';
+import { AppConfig } from '@app/config';
+import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
+import { GatewayRegistry } from '@app/gateways';
+import { refundHasOpenReviewItem } from './refund-review.query.js';
+import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError } from './refunds.errors.js';
+
+export interface NewRefund {
+  chargeId: string;
+  amountCents: number;
+  reason: string | null;
+  /** The refund proposal this refund executes (reconciliation, review), if any. */
+  proposalId?: string | null;
+}
+
+export type OpenedRefundAttempt =
+  | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
+  | { kind: 'settled' }
+  | { kind: 'in_review' };
+
+type NeedsRecheck = { kind: 'recheck'; attempt: ChargeAttemptEntity };
+
+/**
+ * Phase 1 of a refund, the same as a charge's: a short transaction under the charge row lock that commits the
+ * refund's amount against what was captured (a conditional update, capped again by the charge's CHECK), and
+ * the refund attempt with its idempotency key and exact payload, before any network call. The sender,
+ * classifier, resolver, sweeper and review queue then treat it like any other attempt.
+ */
+@Injectable()
+export class RefundOpener {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly transitions: AttemptTransitionWriter,
+    private readonly recheck: PreviousAttemptRecheck,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Creates the refund and its first attempt, already claimed for its first send. */
+  async create(input: NewRefund, actor: string): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
+    return this.db.transaction(async (em) => {
+      const charge = await this.lockCharge(em, input.chargeId);
+      const providerChargeId = await this.capturedProviderCharge(em, charge.id);
+      await this.commitAmount(em, charge, input.amountCents);
+      const refund = Object.assign(new RefundEntity(), {
+        id: randomUUID(),
+        chargeId: charge.id,
+        amountCents: input.amountCents,
+        currency: charge.currency,
+        reason: input.reason,
+        createdBy: actor,
+        proposalId: input.proposalId ?? null,
+        releasedAt: null,
+      });
+      try {
+        await em.insert(RefundEntity, refund);
+      } catch (error) {
+        // The whole transaction, the committed amount included, rolls back: the proposal's first refund stands.
+        if (input.proposalId && isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(input.proposalId);
+        throw error;
+      }
+      const attempt = await this.insertAttempt(em, charge, refund, providerChargeId, actor);
+      return { refund, attempt };
+    });
+  }
+
+  /**
+   * A retry: the open attempt, or a new one once every earlier attempt failed. A refund failed as not found is
+   * queried once more first (outside any transaction), as a charge is: a provider can refund later than any grace.
+   */
+  async reopen(refundId: string, actor: string): Promise<OpenedRefundAttempt> {
+    const opened = await this.reopenOnce(refundId, actor);
+    if (opened.kind !== 'recheck') return opened;
+    const outcome = await this.recheck.run(opened.attempt);
+    if (outcome === 'unverified') throw new PreviousRefundAttemptUnverifiedError(refundId, opened.attempt.id);
+    const reopened = await this.reopenOnce(refundId, actor);
+    if (reopened.kind === 'recheck') throw new PreviousRefundAttemptUnverifiedError(refundId, reopened.attempt.id);
+    return reopened;
+  }
+
+  private async reopenOnce(refundId: string, actor: string): Promise<OpenedRefundAttempt | NeedsRecheck> {
+    return this.db.transaction(async (em) => {
+      const found = await em.getRepository(RefundEntity).findOneBy({ id: refundId });
+      if (!found) throw new RefundNotFoundError(refundId);
+      const charge = await this.lockCharge(em, found.chargeId);
+      const refund = await em.getRepository(RefundEntity).findOneByOrFail({ id: refundId });
+      const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
+      const open = attempts.find((a) => a.status === 'pending' || a.status === 'unknown');
+      if (open) return { kind: 'open', attempt: open, created: false };
+      if (await refundHasOpenReviewItem(em, refundId)) return { kind: 'in_review' };
+      if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled' };
+      const last = attempts.at(-1);
+      if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+      const providerChargeId = await this.capturedProviderCharge(em, charge.id);
+      if (refund.releasedAt) {
+        // The failure gave the amount back; trying again takes it again, within what is still refundable.
+        await this.commitAmount(em, charge, refund.amountCents);
+        const [, affected] = await em.query<[unknown, number]>(`UPDATE refunds SET released_at = NULL, updated_at = now() WHERE id = $1 AND released_at IS NOT NULL`, [refundId]);
+        if (affected !== 1) throw new Error(`refund ${refundId} changed under the charge lock`);
+      }
+      return { kind: 'open', attempt: await this.insertAttempt(em, charge, refund, providerChargeId, actor), created: true };
+    });
+  }
+
+  private async lockCharge(em: EntityManager, chargeId: string): Promise<ChargeEntity> {
+    const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
+    if (!charge) throw new ChargeNotFoundError(chargeId);
+    return charge;
+  }
+
+  /** The provider's id of the captured charge: only a charge with a succeeded charge attempt can be refunded. */
+  private async capturedProviderCharge(em: EntityManager, chargeId: string): Promise<string> {
+    const charged = await em.getRepository(ChargeAttemptEntity).findOneBy({ chargeId, operation: 'charge', status: 'succeeded' });
+    if (!charged?.providerChargeId) throw new ChargeNotRefundableError(chargeId);
+    return charged.providerChargeId;
+  }
+
+  /**
+   * Under the charge row lock: succeeds only while open and succeeded refunds stay within the captured amount.
+   * The CHECK on the charge row is the last word should any other writer try.
+   */
+  private async commitAmount(em: EntityManager, charge: ChargeEntity, amountCents: number): Promise<void> {
+    const [rows] = await em.query<[unknown[], number]>(
+      `UPDATE charges SET refund_committed_cents = refund_committed_cents + $2, updated_at = now()
+        WHERE id = $1 AND refund_committed_cents + $2 <= amount_cents RETURNING id`,
+      [charge.id, amountCents],
+    );
+    if (rows.length === 1) return;
+    const [current] = await em.query<Array<{ refundable: string }>>(`SELECT amount_cents - refund_committed_cents AS refundable FROM charges WHERE id = $1`, [charge.id]);
+    throw new RefundExceedsRefundableError(charge.id, amountCents, Number(current.refundable));
+  }
+
+  /** A new key per attempt, never derived from the refund: a refused try must not be replayed forever. */
+  private async insertAttempt(em: EntityManager, charge: ChargeEntity, refund: RefundEntity, providerChargeId: string, actor: string): Promise<ChargeAttemptEntity> {
+    const id = randomUUID();
+    const payload = this.gateways.get(charge.provider).encodeRefund({
+      attemptId: id,
+      refundId: refund.id,
+      chargeId: charge.id,
+      providerChargeId,
+      amountCents: refund.amountCents,
+      currency: refund.currency,
+    });
+    const attempt = Object.assign(new ChargeAttemptEntity(), {
+      id,
+      chargeId: charge.id,
+      operation: 'refund',
+      refundId: refund.id,
+      idempotencyKey: randomUUID(),
+      provider: charge.provider,
+      status: 'pending',
+      payload,
+      payloadHash: payloadHash(payload),
+      httpAttempts: 0,
+    });
+    try {
+      await em.insert(ChargeAttemptEntity, attempt);
+    } catch (error) {
+      // Under the charge lock no other opener can be here; the index is the last word all the same.
+      if (isUniqueViolation(error, 'uq_charge_attempts_open_per_refund')) throw new Error(`refund ${refund.id} already has an open attempt`, { cause: error });
+      throw error;
+    }
+    // Created already claimed for its first send: the claim commits with the key.
+    const [rows] = await em.query<[Array<{ created_at: Date; lease_expires_at: Date }>, number]>(
+      `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
+              lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE id = $1 RETURNING created_at, lease_expires_at`,
+      [id, this.config.SUBMIT_LEASE_MS],
+    );
+    await this.transitions.recordCreation(em, id, actor);
+    return Object.assign(attempt, { httpAttempts: 1, createdAt: rows[0].created_at, leaseExpiresAt: rows[0].lease_expires_at });
+  }
+}

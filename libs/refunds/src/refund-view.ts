@@ -1,0 +1,51 @@
+import type { ChargeAttemptEntity, RefundEntity } from '@app/database';
+import { deriveRefundStatus, type RefundStatus } from './rules/refund-status.js';
+
+export interface RefundAttemptView {
+  id: string;
+  idempotencyKey: string;
+  provider: string;
+  status: string;
+  /** The provider's refund id (Stripe `re_...`) once known. */
+  providerRefundId: string | null;
+  httpAttempts: number;
+  lastError: object | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+}
+
+export interface RefundView {
+  id: string;
+  chargeId: string;
+  amountCents: number;
+  currency: string;
+  reason: string | null;
+  status: RefundStatus;
+  createdAt: string;
+  attempts: RefundAttemptView[];
+}
+
+export function toRefundView(refund: RefundEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean): RefundView {
+  return {
+    id: refund.id,
+    chargeId: refund.chargeId,
+    amountCents: refund.amountCents,
+    currency: refund.currency,
+    reason: refund.reason,
+    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status })), hasOpenReviewItem),
+    createdAt: refund.createdAt.toISOString(),
+    attempts: attempts.map((a) => ({
+      id: a.id,
+      idempotencyKey: a.idempotencyKey,
+      provider: a.provider,
+      status: a.status,
+      providerRefundId: a.providerChargeId,
+      httpAttempts: a.httpAttempts,
+      lastError: a.lastError,
+      createdAt: a.createdAt.toISOString(),
+      resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
+      resolvedBy: a.resolvedBy,
+    })),
+  };
+}

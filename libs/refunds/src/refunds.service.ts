@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AttemptSender } from '@app/attempts';
+import { ChargeAttemptEntity, RefundEntity } from '@app/database';
+import { RefundOpener, type NewRefund } from './refund-opener.service.js';
+import { refundHasOpenReviewItem } from './refund-review.query.js';
+import { toRefundView, type RefundView } from './refund-view.js';
+import { RefundNotFoundError } from './refunds.errors.js';
+
+/**
+ * Money back through the attempt model: open (commit the amount and the key), then one provider call by the
+ * one sender. Everything after that (retries, resolution, webhooks, review) is the attempts' own machinery.
+ */
+@Injectable()
+export class RefundsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly opener: RefundOpener,
+    private readonly sender: AttemptSender,
+  ) {}
+
+  async create(input: NewRefund, actor: string): Promise<RefundView> {
+    const { refund, attempt } = await this.opener.create(input, actor);
+    await this.sender.sendClaimed(attempt, actor);
+    return this.view(refund.id);
+  }
+
+  /** Sends the open attempt if it is due, or opens a new one after a failure. Safe to repeat, concurrently. */
+  async submit(refundId: string, actor: string): Promise<RefundView> {
+    const opened = await this.opener.reopen(refundId, actor);
+    if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
+    else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
+    return this.view(refundId);
+  }
+
+  async view(refundId: string): Promise<RefundView> {
+    const refund = await this.db.getRepository(RefundEntity).findOneBy({ id: refundId });
+    if (!refund) throw new RefundNotFoundError(refundId);
+    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
+    return toRefundView(refund, attempts, await refundHasOpenReviewItem(this.db.manager, refundId));
+  }
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import type { AttemptStatus } from '@app/attempts';
+import { deriveRefundStatus, type RefundStatus } from './refund-status.js';
+
+const rows: Array<[string, AttemptStatus[], boolean, RefundStatus]> = [
+  ['no attempt yet (it is being opened)', [], false, 'processing'],
+  ['one pending attempt', ['pending'], false, 'processing'],
+  ['one unknown attempt', ['unknown'], false, 'processing'],
+  ['an unknown attempt a person is deciding', ['unknown'], true, 'in_review'],
+  ['the provider refused it', ['failed'], false, 'failed'],
+  ['a failed attempt the provider later reported as refunded, under review', ['failed'], true, 'in_review'],
+  ['failed, then retried and succeeded', ['failed', 'succeeded'], false, 'succeeded'],
+  ['failed, then retried and still open', ['failed', 'pending'], false, 'processing'],
+  ['a success stays a success whatever a person looks at', ['succeeded'], true, 'succeeded'],
+];
+
+describe('deriveRefundStatus', () => {
+  it.each(rows)('%s → %s', (_name, statuses, inReview, expected) => {
+    expect(deriveRefundStatus(statuses.map((status) => ({ status })), inReview)).toBe(expected);
+  });
+});

@@ -1,0 +1,30 @@
+import type { EntityManager } from 'typeorm';
+import type { RefundFact } from './provider-webhook-event.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Our refund attempt a refund event is about: by the reference we sent, then by the refund id we recorded. */
+export async function matchRefundAttempt(em: EntityManager, refund: RefundFact): Promise<string | null> {
+  const byReference = refund.attemptId && UUID.test(refund.attemptId) ? refund.attemptId : null;
+  const rows = await em.query<Array<{ id: string }>>(
+    `SELECT id FROM charge_attempts WHERE operation = 'refund' AND (id = $1 OR provider_charge_id = $2)
+      ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
+    [byReference, refund.providerRefundId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Whether the provider's refunded total for a charge is explained by our refunds: those that succeeded, and
+ * those still open (a `charge.refunded` often arrives before the refund's own response or event). An open one
+ * that later fails is checked again then, when it gives its amount back (`releaseFailedRefund`). Runs under
+ * the charge row lock.
+ */
+export async function refundedTotalExplained(em: EntityManager, chargeId: string, refundedCents: number): Promise<{ explained: boolean; ourCents: number }> {
+  const [row] = await em.query<Array<{ ours: string }>>(
+    `SELECT COALESCE(sum(amount_cents), 0) AS ours FROM refunds WHERE charge_id = $1 AND released_at IS NULL`,
+    [chargeId],
+  );
+  const ourCents = Number(row.ours);
+  return { explained: refundedCents <= ourCents, ourCents };
+}

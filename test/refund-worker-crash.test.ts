@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChargeAttemptEntity } from '@app/database';
+import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
+import { transitionsOf } from './support/charges.js';
+import { committedCents, getRefund, refund, succeededCharge } from './support/refunds.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+const WORKER = 'dist/apps/worker/src/main.js';
+/** The worker is killed within milliseconds of hanging, well inside its 3 s read timeout; the lease outlives any call. */
+const TIMINGS = { PROVIDER_CONNECT_TIMEOUT_MS: '300', PROVIDER_READ_TIMEOUT_MS: '3000', SUBMIT_LEASE_MS: '3500' };
+
+/** The same kill -9 as test/worker-crash.test.ts, on a refund attempt: the one sweeper and resolver recover it. */
+describe('kill -9 of a worker in the middle of a refund', () => {
+  let stack: TestStack;
+  let worker: ChildProcess | null = null;
+  const queuePrefix = `refund-crash-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
+    stack = await startTestStack({ queuePrefix, resolution: true, env: TIMINGS });
+  });
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await stack.close();
+  });
+
+  it('leaves a lease behind; the sweeper makes the refund attempt unknown, the resolver finds the one refund, nothing is refunded twice', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    const charge = await succeededCharge(stack, { customerId });
+    // The refund's first send is rate limited, so the retry is the worker's; that retry hangs after refunding.
+    stack.sim.setFaults({ rules: [{ fault: '429', match: { customerId } }, { fault: 'hang_after_create', match: { customerId } }] });
+    const created = await refund(stack, charge.id, 3000);
+    const attemptId = created.attempts[0].id;
+    expect(created.attempts[0].status).toBe('pending');
+
+    worker = spawn(process.execPath, [WORKER], {
+      env: { ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its refund call');
+    const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    expect(claimed).toMatchObject({ operation: 'refund', status: 'pending', httpAttempts: 2 });
+    expect(stack.sim.refunds({ refundAttemptId: attemptId })).toHaveLength(1);
+
+    worker.kill('SIGKILL');
+    await new Promise((resolve) => worker!.once('exit', resolve));
+    expect(worker.signalCode).toBe('SIGKILL');
+    await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 0, 5000, 'the dead worker\'s connection to close');
+
+    // A retry while the lease stands sends nothing, and nobody recorded a result.
+    const retried = await stack.http.post(`/refunds/${created.id}/submit`).set(stack.auth('merchant'));
+    expect(retried.body.attempts).toHaveLength(1);
+    expect(retried.body.status).toBe('processing');
+    await waitFor(
+      () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
+      (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
+      8000,
+      'the lease to run out',
+    );
+    const report = await stack.app.get(OpenAttemptSweeper).sweep();
+    expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
+    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toMatchObject({ action: 'apply', status: 'succeeded' });
+
+    const view = await getRefund(stack, created.id);
+    expect(view.status).toBe('succeeded');
+    expect(view.attempts[0].providerRefundId).toBe(stack.sim.refunds({ refundAttemptId: attemptId })[0].id);
+    expect(stack.sim.stats().refundsByIdempotencyKey[created.attempts[0].idempotencyKey]).toBe(1);
+    expect(stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! })).toHaveLength(1);
+    expect(await transitionsOf(stack, attemptId)).toEqual(['new→pending:submit', 'pending→unknown:sweeper', 'unknown→succeeded:resolver']);
+    expect(await committedCents(stack, charge.id)).toBe(3000);
+  });
+});
