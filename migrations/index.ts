@@ -4,6 +4,7 @@ import { CreateReviewItems1764680002000 } from './1764680002000-CreateReviewItem
 import { CreateScheduledRuns1764680003000 } from './1764680003000-CreateScheduledRuns.js';
 import { CreateWebhookEvents1764680004000 } from './1764680004000-CreateWebhookEvents.js';
 import { LateTruths1764680010000 } from './1764680010000-LateTruths.js';
+import { CreateLedger1764680080000 } from './1764680080000-CreateLedger.js';
 import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewReopensOnNewEvidence.js';
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   AddChargeBillingTypeAndDueDate1764680060000,
   Refunds1764680070000,
   CreateReconciliation1764680030000,
+  CreateLedger1764680080000,
 ];

@@ -4,12 +4,14 @@ import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
+import { LedgerModule } from '@app/ledger';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ReviewQueueModule } from '@app/review';
 import { RefundsModule } from '@app/refunds';
 import { ReconciliationModule } from '@app/reconciliation';
 import { WebhooksModule } from '@app/webhooks';
+import { AccountsController } from './accounts/accounts.controller.js';
 import { ChargesController } from './charges/charges.controller.js';
 import { RefundsController } from './refunds/refunds.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
@@ -19,7 +21,7 @@ import { ReconciliationController } from './reconciliation/reconciliation.contro
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController],
 })
 export class ApiModule {}

@@ -38,6 +38,13 @@ const STATUS_BY_CODE: Record<string, number> = {
   refund_proposal_decided: HttpStatus.CONFLICT,
   invalid_cursor: HttpStatus.BAD_REQUEST,
   statement_unsupported: HttpStatus.BAD_REQUEST,
+  account_not_found: HttpStatus.NOT_FOUND,
+  account_forbidden: HttpStatus.FORBIDDEN,
+  insufficient_balance: HttpStatus.UNPROCESSABLE_ENTITY,
+  reservation_not_found: HttpStatus.CONFLICT,
+  reservation_already_settled: HttpStatus.CONFLICT,
+  ledger_reference_reused: HttpStatus.UNPROCESSABLE_ENTITY,
+  owner_token_unknown: HttpStatus.UNPROCESSABLE_ENTITY,
 };
 
 @Catch(DomainError)

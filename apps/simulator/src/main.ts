@@ -1,3 +1,4 @@
+import { startEfiSimulator } from './efi/start-efi-simulator.js';
 import { startSimulator } from './start-simulator.js';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN, DEFAULT_WEBHOOK_SECRET } from './simulator-config.js';
 
@@ -23,9 +24,17 @@ const simulator = await startSimulator({
   },
 });
 
+// The Efí Pix API only when asked for (plain HTTP: the mTLS path is exercised by the tests, with certificates).
+const efiPort = process.env.SIMULATOR_EFI_PORT ? portFromEnv('SIMULATOR_EFI_PORT', 12113) : null;
+const efi =
+  efiPort === null
+    ? null
+    : await startEfiSimulator({ port: efiPort, host: process.env.SIMULATOR_HOST || '127.0.0.1', webhook: { url: process.env.SIMULATOR_EFI_WEBHOOK_URL || null } });
+
 console.log(
   JSON.stringify({
     msg: 'simulator listening',
+    efiApiUrl: efi?.apiUrl ?? null,
     apiUrl: simulator.apiUrl,
     controlUrl: simulator.controlUrl,
     webhookUrl: simulator.config().webhook.url,
@@ -37,7 +46,7 @@ const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(JSON.stringify({ msg: 'simulator stopping', signal }));
-  void simulator.close().then(() => process.exit(0));
+  void Promise.all([simulator.close(), efi?.close()]).then(() => process.exit(0));
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { RequestListener } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -7,13 +8,15 @@ import type { AddressInfo, Socket } from 'node:net';
  * "connection refused" only comes from a port with nothing listening, so that is what `refuse` makes.
  */
 export class RestartableListener {
-  private server: http.Server | null = null;
+  private server: http.Server | https.Server | null = null;
   private port = 0;
   private readonly sockets = new Set<Socket>();
 
   constructor(
     private readonly handler: RequestListener,
     private readonly host: string,
+    /** Serve HTTPS with these options (mutual TLS when they ask for a client certificate). */
+    private readonly tls?: https.ServerOptions,
   ) {}
 
   get accepting(): boolean {
@@ -33,7 +36,7 @@ export class RestartableListener {
 
   async accept(): Promise<void> {
     if (this.server) return;
-    const server = http.createServer(this.handler);
+    const server = this.tls ? https.createServer(this.tls, this.handler) : http.createServer(this.handler);
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));

@@ -8,6 +8,8 @@ const MS_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
 export const SIMULATOR_STRIPE_SECRET_KEY = 'sk_test_simulator';
 /** The webhook secret the local simulator signs with: public, so never acceptable with a real key. */
 export const SIMULATOR_STRIPE_WEBHOOK_SECRET = 'whsec_dev_simulator';
+/** The client secret the local Efí simulator accepts; any other secret is taken for a real Efí account. */
+export const SIMULATOR_EFI_CLIENT_SECRET = 'efi_simulator_secret';
 
 /**
  * Every setting the service reads, validated once at boot. Defaults work on a developer machine;
@@ -150,4 +152,38 @@ export class AppConfig {
 
   @Type(() => Number) @IsInt() @Min(1000)
   RECONCILIATION_REPORT_TIMEOUT_MS = 1_800_000;
+
+  /** Efí Pix API (payouts). Sandbox: https://pix-h.api.efipay.com.br. */
+  @IsString() @Matches(/^https?:\/\/\S+$/, { message: 'EFI_API_BASE must be an http(s):// URL' })
+  EFI_API_BASE = 'https://pix.api.efipay.com.br';
+
+  @IsOptional() @IsString() @Length(1, 200)
+  EFI_CLIENT_ID?: string;
+
+  @IsOptional() @IsString() @Length(1, 500)
+  EFI_CLIENT_SECRET?: string;
+
+  /** The account certificate for mutual TLS: a .p12 file, or PEM holding certificate and key. */
+  @IsOptional() @IsString()
+  EFI_CERT_PATH?: string;
+
+  /** Extra CA (PEM) to trust for EFI_API_BASE instead of the system roots: a staging or test server only. */
+  @IsOptional() @IsString()
+  EFI_CA_PATH?: string;
+
+  /** The payer's own Pix key (`pagador.chave`): where payouts leave from. A Pix key is at most 77 characters. */
+  @IsOptional() @IsString() @Length(1, 77)
+  EFI_PIX_KEY?: string;
+
+  /**
+   * How sent-Pix webhooks are authenticated. Efí presents a client certificate (mTLS): EFI_WEBHOOK_CA_PATH is the
+   * CA (PEM) that certificate must chain to. Behind a proxy that terminates TLS, register the webhook URL with a
+   * secret `hmac` query parameter instead and set it here as EFI_WEBHOOK_HMAC (compared in constant time).
+   */
+  @IsOptional() @IsString()
+  EFI_WEBHOOK_CA_PATH?: string;
+
+  @IsOptional() @IsString() @Length(32, 500, { message: 'EFI_WEBHOOK_HMAC must be at least 32 characters' })
+  EFI_WEBHOOK_HMAC?: string;
+
 }

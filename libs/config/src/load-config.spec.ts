@@ -82,3 +82,40 @@ describe('loadConfig', () => {
     else expect(() => loadConfig(env)).not.toThrow();
   });
 });
+
+describe('loadConfig: Efí settings', () => {
+  const real = { EFI_CLIENT_ID: 'Client_Id_abc', EFI_CLIENT_SECRET: 'Client_Secret_supersecret', EFI_PIX_KEY: 'payouts@example.com.br' };
+
+  it('defaults to the production Pix base and needs nothing while payouts are unused', () => {
+    const config = loadConfig({});
+    expect(config.EFI_API_BASE).toBe('https://pix.api.efipay.com.br');
+    expect(config.EFI_CLIENT_SECRET).toBeUndefined();
+  });
+
+  it('refuses a real client secret with no way to authenticate webhooks, naming both settings, never the secret', () => {
+    const run = () => loadConfig({ ...real, EFI_CERT_PATH: '/etc/hostname' });
+    expect(run).toThrow(/EFI_WEBHOOK_CA_PATH or EFI_WEBHOOK_HMAC: one must be set/);
+    expect(run).toThrow(expect.objectContaining({ message: expect.not.stringContaining('supersecret') }));
+  });
+
+  it('refuses a real client secret without the account certificate', () => {
+    expect(() => loadConfig({ ...real, EFI_WEBHOOK_HMAC: 'h'.repeat(32) })).toThrow(/EFI_CERT_PATH: must be set/);
+  });
+
+  it('accepts a real secret with a certificate and a webhook setting, and the simulator secret with neither', () => {
+    expect(loadConfig({ ...real, EFI_CERT_PATH: '/etc/hostname', EFI_WEBHOOK_HMAC: 'h'.repeat(32) }).EFI_PIX_KEY).toBe('payouts@example.com.br');
+    expect(loadConfig({ ...real, EFI_CERT_PATH: '/etc/hostname', EFI_WEBHOOK_CA_PATH: '/etc/hostname' }).EFI_WEBHOOK_CA_PATH).toBe('/etc/hostname');
+    expect(loadConfig({ ...real, EFI_CLIENT_SECRET: 'efi_simulator_secret' }).EFI_CLIENT_SECRET).toBe('efi_simulator_secret');
+  });
+
+  it.each([
+    ['EFI_CLIENT_ID', { EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'k' }],
+    ['EFI_PIX_KEY', { EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_CLIENT_ID: 'id' }],
+    ['EFI_CERT_PATH', { EFI_CERT_PATH: '/no/such/cert.p12' }],
+    ['EFI_API_BASE', { EFI_API_BASE: 'pix.api.efipay.com.br' }],
+    ['EFI_WEBHOOK_HMAC', { EFI_WEBHOOK_HMAC: 'short' }],
+    ['EFI_PIX_KEY', { EFI_PIX_KEY: 'k'.repeat(78) }],
+  ])('stops with a message naming %s', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
+  });
+});

@@ -1,10 +1,23 @@
+import { accessSync, constants } from 'node:fs';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { CronTime } from 'cron';
-import { AppConfig, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
+import { AppConfig, SIMULATOR_EFI_CLIENT_SECRET, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
-const OPTIONAL_SETTINGS = ['API_TOKENS', 'STRIPE_SECRET_KEY', 'ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'];
+const OPTIONAL_SETTINGS = [
+  'API_TOKENS',
+  'STRIPE_SECRET_KEY',
+  'ASAAS_API_KEY',
+  'ASAAS_WEBHOOK_TOKEN',
+  'EFI_CLIENT_ID',
+  'EFI_CLIENT_SECRET',
+  'EFI_CERT_PATH',
+  'EFI_CA_PATH',
+  'EFI_PIX_KEY',
+  'EFI_WEBHOOK_CA_PATH',
+  'EFI_WEBHOOK_HMAC',
+];
 
 export class ConfigError extends Error {
   readonly code = 'invalid_config';
@@ -47,6 +60,7 @@ function crossFieldProblems(config: AppConfig): string[] {
   if (realStripeKey && config.STRIPE_WEBHOOK_SECRET === SIMULATOR_STRIPE_WEBHOOK_SECRET) {
     problems.push('  STRIPE_WEBHOOK_SECRET: must be set to the endpoint secret (whsec_...) of your Stripe account when STRIPE_SECRET_KEY is a real key');
   }
+  problems.push(...efiProblems(config));
   // Resolution must still be asking when a strongly consistent "not found" becomes trustworthy.
   const waits = config.RESOLUTION_BACKOFF_MS.split(',').map((v) => Number(v.trim()));
   let total = 0;
@@ -75,4 +89,30 @@ function reconciliationScheduleProblems(config: AppConfig): string[] {
   } catch (error) {
     return [`  RECONCILIATION_CRON: ${error instanceof Error ? error.message : String(error)}`];
   }
+}
+
+/** Efí settings that only make sense together. Messages name variables and paths, never a secret. */
+function efiProblems(config: AppConfig): string[] {
+  const problems: string[] = [];
+  for (const name of ['EFI_CERT_PATH', 'EFI_CA_PATH', 'EFI_WEBHOOK_CA_PATH'] as const) {
+    const path = config[name];
+    if (path === undefined) continue;
+    try {
+      accessSync(path, constants.R_OK);
+    } catch {
+      problems.push(`  ${name}: cannot read ${path}`);
+    }
+  }
+  const secret = config.EFI_CLIENT_SECRET;
+  if (secret === undefined) return problems;
+  if (config.EFI_CLIENT_ID === undefined) problems.push('  EFI_CLIENT_ID: must be set with EFI_CLIENT_SECRET');
+  if (config.EFI_PIX_KEY === undefined) problems.push('  EFI_PIX_KEY: must be set with EFI_CLIENT_SECRET (the payer key payouts leave from)');
+  if (secret === SIMULATOR_EFI_CLIENT_SECRET) return problems;
+  // A real account: an unauthenticated sent-Pix webhook would let anyone declare a payout REALIZADO.
+  if (config.EFI_WEBHOOK_CA_PATH === undefined && config.EFI_WEBHOOK_HMAC === undefined) {
+    problems.push('  EFI_WEBHOOK_CA_PATH or EFI_WEBHOOK_HMAC: one must be set to authenticate Efí webhooks when EFI_CLIENT_SECRET is a real secret');
+  }
+  // Efí refuses every call without the account certificate.
+  if (config.EFI_CERT_PATH === undefined) problems.push('  EFI_CERT_PATH: must be set (the Efí account certificate) when EFI_CLIENT_SECRET is a real secret');
+  return problems;
 }

@@ -20,3 +20,5 @@ export { ReconciliationDivergenceEntity, type DivergenceKindColumn } from './ent
 export { ReconciliationRunDivergenceEntity } from './entities/reconciliation-run-divergence.entity.js';
 export { RefundProposalEntity, type RefundProposalState } from './entities/refund-proposal.entity.js';
 export { ReconciliationMoneyMovementEntity } from './entities/reconciliation-money-movement.entity.js';
+export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
+export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { loadEfiClientCertificate } from './efi/efi-client-certificate.js';
+import { EfiPixGateway } from './efi/efi-pix.gateway.js';
+import { PixPayoutGateway } from './pix-payout-gateway.port.js';
 import { GatewayRegistry } from './gateway-registry.js';
 import { PaymentGateway } from './payment-gateway.port.js';
 import { StripeGateway } from './stripe/stripe.gateway.js';
@@ -49,7 +53,26 @@ import { AsaasGateway } from './asaas/asaas.gateway.js';
     },
     // The port as a DI token: code that only ever needs the default provider depends on PaymentGateway.
     { provide: PaymentGateway, inject: [StripeGateway], useFactory: (stripe: StripeGateway) => stripe },
+    // Pix cash-out (payouts). Built even when unconfigured: nothing calls it until a payout is sent, and the
+    // config refuses a real secret without a certificate and webhook authentication.
+    {
+      provide: PixPayoutGateway,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new EfiPixGateway({
+          apiBase: config.EFI_API_BASE,
+          clientId: config.EFI_CLIENT_ID ?? '',
+          clientSecret: config.EFI_CLIENT_SECRET ?? '',
+          payerPixKey: config.EFI_PIX_KEY ?? '',
+          connectTimeoutMs: config.PROVIDER_CONNECT_TIMEOUT_MS,
+          readTimeoutMs: config.PROVIDER_READ_TIMEOUT_MS,
+          tls: {
+            ...(config.EFI_CERT_PATH ? loadEfiClientCertificate(config.EFI_CERT_PATH) : {}),
+            ...(config.EFI_CA_PATH ? { ca: readFileSync(config.EFI_CA_PATH) } : {}),
+          },
+        }),
+    },
   ],
-  exports: [GatewayRegistry, PaymentGateway],
+  exports: [GatewayRegistry, PaymentGateway, PixPayoutGateway],
 })
 export class GatewaysModule {}

@@ -3,6 +3,8 @@ import { AttemptTransitionEntity } from './attempt-transition.entity.js';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
+import { LedgerAccountEntity } from './ledger-account.entity.js';
+import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
 import { ReviewAuditEntity } from './review-audit.entity.js';
 import { RefundEntity } from './refund.entity.js';
@@ -20,6 +22,8 @@ export const ENTITIES = [
   ChargeAttemptEntity,
   ChargeEntity,
   IdempotencyRecordEntity,
+  LedgerAccountEntity,
+  LedgerEntryEntity,
   ProviderCallEntity,
   ReviewAuditEntity,
   RefundEntity,

@@ -12,8 +12,21 @@ export interface ProviderHttpTimeouts {
   readTimeoutMs: number;
 }
 
+/** Client certificate and trust for providers that authenticate the caller by mutual TLS (Efí, Pix PSPs). */
+export interface ProviderTlsOptions {
+  /** PEM certificate chain (may be a file holding both certificate and key). */
+  cert?: string | Buffer;
+  /** PEM private key. */
+  key?: string | Buffer;
+  /** PKCS#12 bundle, instead of `cert` and `key`. */
+  pfx?: Buffer;
+  passphrase?: string;
+  /** Extra CA certificates to trust instead of the system roots (a staging or test server). */
+  ca?: string | Buffer;
+}
+
 export interface ProviderHttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   url: string;
   headers?: Record<string, string>;
   body?: string;
@@ -40,12 +53,15 @@ export const ABORTED = 'ABORTED';
  * Never rejects: every failure is a `ProviderHttpResult`.
  */
 export class ProviderHttpClient {
-  constructor(private readonly timeouts: ProviderHttpTimeouts) {}
+  constructor(
+    private readonly timeouts: ProviderHttpTimeouts,
+    private readonly tls: ProviderTlsOptions = {},
+  ) {}
 
   send(request: ProviderHttpRequest): Promise<ProviderHttpResult> {
     return new Promise((resolve) => {
       try {
-        sendOnce(request, this.timeouts, resolve);
+        sendOnce(request, this.timeouts, this.tls, resolve);
       } catch (error) {
         // Only an invalid URL or header gets here, before any socket exists: nothing was sent.
         resolve({ kind: 'connect_failed', errorCode: codeOf(error), message: messageOf(error), durationMs: 0 });
@@ -68,6 +84,7 @@ export class ProviderHttpClient {
 function sendOnce(
   request: ProviderHttpRequest,
   timeouts: ProviderHttpTimeouts,
+  tls: ProviderTlsOptions,
   resolve: (result: ProviderHttpResult) => void,
 ): void {
   const startedAt = performance.now();
@@ -81,7 +98,9 @@ function sendOnce(
   let timer: NodeJS.Timeout | undefined;
   const elapsed = () => Math.round(performance.now() - startedAt);
 
-  const outgoing = (isHttps ? https : http).request(url, { method: request.method, headers, agent: false });
+  const outgoing = isHttps
+    ? https.request(url, { method: request.method, headers, agent: false, ...tls })
+    : http.request(url, { method: request.method, headers, agent: false });
 
   const settle = (result: ProviderHttpResult) => {
     if (settled) return;
@@ -93,7 +112,7 @@ function sendOnce(
     resolve(result);
   };
   const fail = (errorCode: string, message: string) =>
-    settle({ kind: connected ? 'no_response' : 'connect_failed', errorCode, message, durationMs: elapsed() });
+    settle({ kind: connected && !isHandshakeRefusal(errorCode) ? 'no_response' : 'connect_failed', errorCode, message, durationMs: elapsed() });
   const onAbort = () => fail(ABORTED, 'request aborted by the caller');
 
   const startReadTimer = () => {
@@ -136,6 +155,15 @@ function sendOnce(
   if (request.signal?.aborted) return onAbort();
   request.signal?.addEventListener('abort', onAbort);
   outgoing.end(request.body);
+}
+
+/**
+ * Under TLS 1.3 the client sees its handshake complete before the server has checked the client certificate,
+ * so a server refusing our certificate (or having none) answers with an alert after `secureConnect`. Those
+ * alerts exist only in the handshake: the server processed nothing, so the call counts as never connected.
+ */
+function isHandshakeRefusal(errorCode: string): boolean {
+  return /^ERR_SSL_.*ALERT_(CERTIFICATE|BAD_CERTIFICATE|UNKNOWN_CA|HANDSHAKE_FAILURE|ACCESS_DENIED)/.test(errorCode);
 }
 
 function codeOf(error: unknown): string {

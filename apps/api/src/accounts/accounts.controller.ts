@@ -1,0 +1,69 @@
+import { BadRequestException, Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { InboundIdempotencyService } from '@app/charges';
+import { AccountsService, type AccountView, type BalanceView, type EntriesPage } from '@app/ledger';
+import { CreateAccountDto, CreditAccountDto, EntriesQueryDto } from './account.dto.js';
+import { AccountViewDoc, BalanceViewDoc, CreditViewDoc, EntriesPageDoc } from './account.views.js';
+
+/** Credits keep their Idempotency-Keys apart from charges': one key space per kind of request. */
+const CREDIT_SCOPE = 'ledger-credits';
+
+@ApiTags('accounts')
+@ApiBearerAuth()
+@Roles('merchant')
+@Controller('accounts')
+export class AccountsController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly idempotency: InboundIdempotencyService,
+  ) {}
+
+  @Post()
+  @Roles('admin')
+  @ApiCreatedResponse({ type: AccountViewDoc })
+  create(@Body() body: CreateAccountDto, @CurrentActor() actor: Actor): Promise<AccountView> {
+    return this.accounts.create(body, actor);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: AccountViewDoc })
+  get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<AccountView> {
+    return this.accounts.view(id, actor);
+  }
+
+  @Get(':id/balance')
+  @ApiOkResponse({ type: BalanceViewDoc })
+  balance(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<BalanceView> {
+    return this.accounts.balance(id, actor);
+  }
+
+  @Get(':id/entries')
+  @ApiOkResponse({ type: EntriesPageDoc })
+  entries(@Param('id', ParseUUIDPipe) id: string, @Query() query: EntriesQueryDto, @CurrentActor() actor: Actor): Promise<EntriesPage> {
+    return this.accounts.entries(id, actor, query);
+  }
+
+  @Post(':id/credits')
+  @Roles('admin')
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'same key and body replays the first response; other body → 422' })
+  @ApiCreatedResponse({ type: CreditViewDoc })
+  async credit(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: CreditAccountDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('idempotency-key') key?: string,
+  ): Promise<unknown> {
+    if (key === undefined || key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key header is required (1 to 255 characters) to add money');
+    // The account is part of the request: the same key and body sent to another account is another request (422).
+    const stored = await this.idempotency.run(`${CREDIT_SCOPE}:${actor.name}`, key, { accountId: id, ...body }, async () => {
+      const view = await this.accounts.credit(id, body, actor);
+      return { status: view.replayed ? 200 : 201, body: view };
+    });
+    res.status(stored.status);
+    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return stored.body;
+  }
+}

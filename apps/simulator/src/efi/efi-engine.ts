@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { FaultPlanner } from '../fault-plan.js';
+import { HangTracker } from '../hang-tracker.js';
+import { DEFAULT_EFI_CONFIG, type EfiSimulatorConfig } from './efi-simulator-config.js';
+import { emptyEfiStats, type EfiSimulatorStats } from './efi-stats.js';
+import { EfiTransferStore, newEndToEndId, type EfiPixStatus, type EfiTransfer } from './efi-transfers.js';
+import { EfiWebhookSender } from './efi-webhook-sender.js';
+
+export interface NewTransfer {
+  idEnvio: string;
+  valor: string;
+  pagador: { chave: string; infoPagador?: string };
+  favorecido: { chave: string };
+  fingerprint: string;
+}
+
+/** The simulated Efí account: tokens, sent Pix, faults and counters. Knows nothing about HTTP. */
+export class EfiEngine {
+  readonly transfers = new EfiTransferStore();
+  readonly faults = new FaultPlanner();
+  readonly hangs = new HangTracker();
+  readonly webhooks: EfiWebhookSender;
+  private counters = emptyEfiStats();
+  private readonly tokens = new Map<string, number>();
+  private current: EfiSimulatorConfig;
+
+  constructor(private readonly initialConfig: EfiSimulatorConfig = DEFAULT_EFI_CONFIG) {
+    this.current = initialConfig;
+    this.webhooks = new EfiWebhookSender(() => this.current.webhook, (outcome) => (this.counters.webhooks[outcome] += 1));
+  }
+
+  get config(): EfiSimulatorConfig {
+    return this.current;
+  }
+
+  configure(patch: Partial<EfiSimulatorConfig>): EfiSimulatorConfig {
+    this.current = { ...this.current, ...patch };
+    return this.current;
+  }
+
+  get count(): Omit<EfiSimulatorStats, 'debitsByIdEnvio' | 'hangingConnections'> {
+    return this.counters;
+  }
+
+  countFault(name: string): void {
+    this.counters.faultsInjected[name] = (this.counters.faultsInjected[name] ?? 0) + 1;
+  }
+
+  stats(): EfiSimulatorStats {
+    return { ...structuredClone(this.counters), debitsByIdEnvio: { ...this.transfers.debitsByIdEnvio }, hangingConnections: this.hangs.size };
+  }
+
+  issueToken(): { access_token: string; token_type: string; expires_in: number; scope: string } {
+    const token = randomBytes(24).toString('base64url');
+    this.tokens.set(token, Date.now() + this.current.tokenTtlS * 1000);
+    this.counters.requests.tokens += 1;
+    return { access_token: token, token_type: 'Bearer', expires_in: this.current.tokenTtlS, scope: 'pix.send pix.read gn.pix.send.read' };
+  }
+
+  tokenIsValid(token: string): boolean {
+    const expiresAt = this.tokens.get(token);
+    return expiresAt !== undefined && Date.now() < expiresAt;
+  }
+
+  /** Executes a transfer: debits the payer (unless declined on the spot) and schedules its settlement. */
+  execute(input: NewTransfer, declined = false): EfiTransfer {
+    const now = new Date();
+    const transfer: EfiTransfer = {
+      ...input,
+      endToEndId: newEndToEndId(now),
+      status: declined ? 'NAO_REALIZADO' : 'EM_PROCESSAMENTO',
+      horario: { solicitacao: now.toISOString() },
+    };
+    this.transfers.add(transfer, !declined);
+    this.counters.transfersCreated += 1;
+    const settleAfterMs = this.current.settleAfterMs;
+    if (!declined && settleAfterMs !== null) {
+      const outcome: EfiPixStatus = this.current.failPayeeKeys.includes(input.favorecido.chave) ? 'NAO_REALIZADO' : 'REALIZADO';
+      this.hangs.defer(settleAfterMs, () => this.settle(input.idEnvio, outcome));
+    }
+    return transfer;
+  }
+
+  /** Moves a transfer still EM_PROCESSAMENTO to its final state and announces it by webhook. Final states never move. */
+  settle(idEnvio: string, status: EfiPixStatus): EfiTransfer {
+    const transfer = this.transfers.get(idEnvio);
+    if (!transfer) throw new Error(`no transfer with idEnvio ${idEnvio}`);
+    if (transfer.status !== 'EM_PROCESSAMENTO' || status === 'EM_PROCESSAMENTO') return transfer;
+    transfer.status = status;
+    transfer.horario.liquidacao = new Date().toISOString();
+    this.webhooks.emit(transfer);
+    return transfer;
+  }
+
+  reset(): void {
+    this.hangs.releaseAll();
+    this.transfers.clear();
+    this.faults.clear();
+    this.webhooks.clear();
+    this.tokens.clear();
+    this.counters = emptyEfiStats();
+    this.current = this.initialConfig;
+  }
+
+  close(): void {
+    this.hangs.releaseAll();
+  }
+}

@@ -1,0 +1,64 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { readBody, requestUrl, sendJson } from '../http-io.js';
+import type { EfiEngine } from './efi-engine.js';
+import { efiErrors } from './efi-errors.js';
+import { sendPixRoute } from './efi-send-route.js';
+import { transferView } from './efi-transfers.js';
+
+const SEND_PATH = /^\/v3\/gn\/pix\/([^/]+)$/;
+const LOOKUP_PATH = /^\/v2\/gn\/pix\/enviados\/id-envio\/([^/]+)$/;
+const ID_ENVIO = /^[a-zA-Z0-9]{1,35}$/;
+
+/** The Efí-imitating Pix API. Any error inside a route becomes a 500, never a crashed simulator. */
+export function createEfiRouter(engine: EfiEngine): RequestListener {
+  return (request, response) => {
+    route(engine, request, response).catch(() => {
+      if (!response.headersSent) sendJson(response, 500, efiErrors.internal());
+      else response.destroy();
+    });
+  };
+}
+
+async function route(engine: EfiEngine, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = requestUrl(request);
+  const method = request.method ?? 'GET';
+  if (method === 'POST' && url.pathname === '/oauth/token') return tokenRoute(engine, request, response);
+
+  const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  if (!bearer || !engine.tokenIsValid(bearer)) {
+    engine.count.requests.unauthorized += 1;
+    return sendJson(response, 401, efiErrors.unauthorized());
+  }
+  const sendId = SEND_PATH.exec(url.pathname)?.[1];
+  const lookupId = LOOKUP_PATH.exec(url.pathname)?.[1];
+  const idEnvio = decodeURIComponent(sendId ?? lookupId ?? '');
+  if ((sendId || lookupId) && !ID_ENVIO.test(idEnvio)) return sendJson(response, 400, efiErrors.invalid('idEnvio deve seguir ^[a-zA-Z0-9]{1,35}$'));
+  if (method === 'PUT' && sendId) return sendPixRoute(engine, idEnvio, request, response);
+  if (method === 'GET' && lookupId) return lookupRoute(engine, idEnvio, response);
+  sendJson(response, 404, efiErrors.unknownRoute(method, url.pathname));
+}
+
+async function tokenRoute(engine: EfiEngine, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  await readBody(request);
+  const expected = Buffer.from(`Basic ${Buffer.from(`${engine.config.clientId}:${engine.config.clientSecret}`).toString('base64')}`);
+  const given = Buffer.from(request.headers.authorization ?? '');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    engine.count.requests.unauthorized += 1;
+    return sendJson(response, 401, efiErrors.invalidClient());
+  }
+  sendJson(response, 200, engine.issueToken());
+}
+
+function lookupRoute(engine: EfiEngine, idEnvio: string, response: ServerResponse): void {
+  engine.count.requests.lookups += 1;
+  const fault = engine.faults.takeQueryFault();
+  if (fault) {
+    engine.countFault(`query_${fault}`);
+    if (fault === 'hang') return engine.hangs.hold(response, engine.config.hangMs);
+    return sendJson(response, fault === '429' ? 429 : 500, fault === '429' ? efiErrors.rateLimited() : efiErrors.internal());
+  }
+  const transfer = engine.transfers.get(idEnvio);
+  if (!transfer) return sendJson(response, 404, efiErrors.notFound());
+  sendJson(response, 200, transferView(transfer));
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson } from '../http-io.js';
+import type { CreateFault } from '../fault-plan.js';
+import type { EfiEngine, NewTransfer } from './efi-engine.js';
+import { efiErrors } from './efi-errors.js';
+import { transferView } from './efi-transfers.js';
+
+type Reply = (status: number, body: unknown) => void;
+const VALOR = /^(0|[1-9]\d*)\.\d{2}$/;
+
+/**
+ * `PUT /v3/gn/pix/:idEnvio`, in the order a PSP would: gate faults (the request never reaches execution),
+ * validation, the idEnvio check (a known idEnvio never debits again), then execution and its faults.
+ */
+export async function sendPixRoute(engine: EfiEngine, idEnvio: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  engine.count.requests.sends += 1;
+  const raw = await readBody(request);
+  const reply: Reply = (status, body) => sendJson(response, status, body);
+  const facts = { customerId: null, attemptId: null, idempotencyKey: idEnvio };
+
+  const gate = engine.faults.takeGateFault(facts);
+  if (gate) {
+    engine.countFault(gate);
+    return applyGateFault(gate, engine, response, reply);
+  }
+  const input = readTransfer(idEnvio, raw);
+  if ('error' in input) return reply(400, efiErrors.invalid(input.error));
+
+  const existing = engine.transfers.get(idEnvio);
+  if (existing) {
+    const sameRequest = existing.fingerprint === input.fingerprint;
+    if (!sameRequest || engine.config.duplicateIdEnvio === 'conflict') {
+      engine.count.idEnvioConflicts += 1;
+      return reply(409, efiErrors.duplicate());
+    }
+    engine.count.idEnvioReplays += 1;
+    return reply(200, transferView(existing));
+  }
+  if (engine.transfers.isInFlight(idEnvio)) return reply(409, efiErrors.inProgress());
+
+  const fault = engine.faults.takeExecutionFault(facts);
+  if (fault) engine.countFault(fault);
+  switch (fault) {
+    case '500_before_create':
+      return reply(500, efiErrors.internal());
+    case 'create_late':
+      // Held past the client's read timeout and only then executed: the Pix leaves after the caller gave up.
+      engine.transfers.markInFlight(idEnvio, true);
+      engine.hangs.hold(response, engine.config.hangMs);
+      engine.hangs.defer(engine.config.hangMs, () => {
+        engine.transfers.markInFlight(idEnvio, false);
+        engine.execute(input);
+      });
+      return;
+    default:
+      break;
+  }
+  const transfer = engine.execute(input, fault === 'decline');
+  if (fault === '500_after_create') return reply(500, efiErrors.internal());
+  if (fault === 'hang_after_create') return engine.hangs.hold(response, engine.config.hangMs);
+  reply(201, transferView(transfer));
+}
+
+function applyGateFault(fault: CreateFault, engine: EfiEngine, response: ServerResponse, reply: Reply): void {
+  switch (fault) {
+    case 'reset_before_read':
+      response.socket?.destroy();
+      return;
+    case 'hang_before_create':
+      return engine.hangs.hold(response, engine.config.hangMs);
+    case '429':
+      return reply(429, efiErrors.rateLimited());
+    case '409':
+      return reply(409, efiErrors.inProgress());
+    default:
+      throw new Error(`${fault} is not a gate fault`);
+  }
+}
+
+function readTransfer(idEnvio: string, raw: string): NewTransfer | { error: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return { error: 'o corpo da requisição não é JSON válido' };
+  }
+  const record = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+  const { valor, pagador, favorecido } = record(body);
+  if (typeof valor !== 'string' || !VALOR.test(valor) || /^0\.00$/.test(valor)) return { error: 'valor deve ser uma string como "12.34", maior que zero' };
+  const payer = record(pagador);
+  const payee = record(favorecido);
+  if (typeof payer.chave !== 'string' || payer.chave.length === 0) return { error: 'pagador.chave é obrigatório' };
+  if (typeof payee.chave !== 'string' || payee.chave.length === 0) return { error: 'favorecido.chave é obrigatório' };
+  const info = typeof payer.infoPagador === 'string' ? { infoPagador: payer.infoPagador } : {};
+  // The same transfer is the same amount, payer and payee; the description does not move money.
+  const fingerprint = createHash('sha256').update(JSON.stringify([valor, payer.chave, payee.chave])).digest('hex');
+  return { idEnvio, valor, pagador: { chave: payer.chave, ...info }, favorecido: { chave: payee.chave }, fingerprint };
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+
+export type EfiPixStatus = 'EM_PROCESSAMENTO' | 'REALIZADO' | 'NAO_REALIZADO';
+
+export interface EfiTransfer {
+  idEnvio: string;
+  endToEndId: string;
+  valor: string;
+  pagador: { chave: string; infoPagador?: string };
+  favorecido: { chave: string };
+  status: EfiPixStatus;
+  horario: { solicitacao: string; liquidacao?: string };
+  /** The request body that created it: a repeat must match it to be the same transfer. */
+  fingerprint: string;
+}
+
+/** What the Efí API answers about a sent Pix (PUT answer and lookup share it). */
+export function transferView(transfer: EfiTransfer): Record<string, unknown> {
+  return {
+    idEnvio: transfer.idEnvio,
+    endToEndId: transfer.endToEndId,
+    valor: transfer.valor,
+    chave: transfer.pagador.chave,
+    favorecido: transfer.favorecido,
+    status: transfer.status,
+    horario: transfer.horario,
+    gnExtras: { idEnvio: transfer.idEnvio },
+  };
+}
+
+/** BACEN end-to-end id shape: E + 8-digit ISPB + yyyyMMddHHmm + 11 characters. */
+export function newEndToEndId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 12);
+  return `E09089356${stamp}${randomBytes(8).toString('hex').slice(0, 11)}`;
+}
+
+/** Sent Pix by idEnvio, and how many times each idEnvio debited the payer: anything above 1 is a double payout. */
+export class EfiTransferStore {
+  private readonly byIdEnvio = new Map<string, EfiTransfer>();
+  private readonly inFlight = new Set<string>();
+  readonly debitsByIdEnvio: Record<string, number> = {};
+
+  get(idEnvio: string): EfiTransfer | undefined {
+    return this.byIdEnvio.get(idEnvio);
+  }
+
+  all(): EfiTransfer[] {
+    return structuredClone([...this.byIdEnvio.values()]);
+  }
+
+  add(transfer: EfiTransfer, debited: boolean): void {
+    this.byIdEnvio.set(transfer.idEnvio, transfer);
+    if (debited) this.debitsByIdEnvio[transfer.idEnvio] = (this.debitsByIdEnvio[transfer.idEnvio] ?? 0) + 1;
+  }
+
+  /** A request executing late holds its idEnvio: a repeat meanwhile is told it is in progress. */
+  markInFlight(idEnvio: string, inFlight: boolean): void {
+    if (inFlight) this.inFlight.add(idEnvio);
+    else this.inFlight.delete(idEnvio);
+  }
+
+  isInFlight(idEnvio: string): boolean {
+    return this.inFlight.has(idEnvio);
+  }
+
+  clear(): void {
+    this.byIdEnvio.clear();
+    this.inFlight.clear();
+    for (const key of Object.keys(this.debitsByIdEnvio)) delete this.debitsByIdEnvio[key];
+  }
+}

@@ -1,0 +1,91 @@
+import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderHttpResult } from '../http/provider-http-client.js';
+import { parseJson } from '../stripe/stripe-response.js';
+import { valorToCents } from './efi-amount.js';
+import { attemptIdFromIdEnvio } from './efi-id-envio.js';
+import { mapEfiPixStatus } from './efi-pix-status.js';
+
+const MAX_TEXT_BODY = 4096;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** Efí's own `{nome, mensagem}` or BACEN's problem+json `{type, title, detail}`. */
+export function readEfiError(body: unknown): ProviderError | null {
+  if (!isRecord(body)) return null;
+  if (text(body.nome)) return { code: text(body.nome), message: text(body.mensagem) };
+  const type = text(body.type);
+  if (type) return { type, code: type.split('/').at(-1), message: text(body.detail) ?? text(body.title) };
+  return null;
+}
+
+/** The sent-Pix fields we read (`PUT /v3/gn/pix/:idEnvio` answer and `GET .../id-envio/:idEnvio`). */
+export interface EfiSentPixView {
+  idEnvio: string | null;
+  endToEndId: string | null;
+  valor: unknown;
+  status: unknown;
+}
+
+export function readSentPix(body: unknown): EfiSentPixView | null {
+  if (!isRecord(body) || body.status === undefined) return null;
+  const extras = isRecord(body.gnExtras) ? body.gnExtras : {};
+  return {
+    idEnvio: text(body.idEnvio) ?? text(extras.idEnvio) ?? null,
+    endToEndId: text(body.endToEndId) ?? text(body.e2eId) ?? null,
+    valor: body.valor,
+    status: body.status,
+  };
+}
+
+/** Reads a send: a transport failure passes through; a response keeps its status, error and the sent Pix's state. */
+export function toSendPixResult(http: ProviderHttpResult): GatewayCallResult {
+  if (http.kind !== 'response') return http;
+  const json = parseJson(http.body);
+  const sent = http.status >= 200 && http.status < 300 ? readSentPix(json) : null;
+  return {
+    kind: 'response',
+    httpStatus: http.status,
+    durationMs: http.durationMs,
+    // Efí documents no replay marker: a repeated idEnvio is recognised by the state it returns, not a header.
+    replayed: false,
+    providerChargeId: sent?.endToEndId ?? null,
+    providerOutcome: sent ? mapEfiPixStatus(sent.status) : null,
+    error: readEfiError(json),
+    body: json === undefined ? http.body.slice(0, MAX_TEXT_BODY) : json,
+  };
+}
+
+/**
+ * Reads a lookup by idEnvio. Only Efí's own "not found" (404 `pix_nao_encontrado`) proves absence; any other 404
+ * (a proxy, a wrong base URL) proves nothing. A found Pix must carry our idEnvio and a readable amount.
+ */
+export function toLookupResult(http: ProviderHttpResult, idEnvio: string): LookupResult {
+  if (http.kind !== 'response') return { kind: 'error', message: `lookup ${idEnvio}: ${http.kind} (${http.errorCode})`, httpStatus: null, durationMs: http.durationMs };
+  const json = parseJson(http.body);
+  const { durationMs } = http;
+  if (http.status === 404 && readEfiError(json)?.code === 'pix_nao_encontrado') return { kind: 'not_found', consistent: true, durationMs };
+  const sent = http.status === 200 ? readSentPix(json) : null;
+  if (!sent) {
+    const detail = readEfiError(json)?.message;
+    return { kind: 'error', message: `lookup ${idEnvio} answered ${http.status}${detail ? `: ${detail}` : ''}`, httpStatus: http.status, durationMs };
+  }
+  const amountCents = valorToCents(sent.valor);
+  if (sent.idEnvio?.toLowerCase() !== idEnvio.toLowerCase() || amountCents === null) {
+    return { kind: 'error', message: `lookup ${idEnvio} returned a Pix that is not ours or has no readable valor`, httpStatus: 200, durationMs };
+  }
+  const charge: ProviderCharge = {
+    providerChargeId: sent.endToEndId ?? idEnvio,
+    // A status we do not recognise must not resolve anything: still in progress.
+    outcome: mapEfiPixStatus(sent.status) ?? 'pending',
+    amountCents,
+    currency: 'brl',
+    attemptId: attemptIdFromIdEnvio(idEnvio),
+    raw: json,
+  };
+  return { kind: 'found', charges: [charge], consistent: true, durationMs };
+}

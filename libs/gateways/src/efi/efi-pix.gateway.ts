@@ -1,0 +1,99 @@
+import type { GatewayCallResult } from '../gateway-call-result.js';
+import type { GatewayCapabilities } from '../gateway-capabilities.js';
+import type { LookupResult } from '../payment-gateway.port.js';
+import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http-client.js';
+import { PixPayoutGateway, type PixSendRequest } from '../pix-payout-gateway.port.js';
+import { EFI_PIX_CAPABILITIES } from './efi.capabilities.js';
+import { centsToValor } from './efi-amount.js';
+import { idEnvioForAttempt } from './efi-id-envio.js';
+import { EfiOAuthClient } from './efi-oauth.client.js';
+import { toLookupResult, toSendPixResult } from './efi-pix-response.js';
+
+export interface EfiPixGatewaySettings {
+  /** `https://pix.api.efipay.com.br` (sandbox `https://pix-h.api.efipay.com.br`) or the simulator's. */
+  apiBase: string;
+  clientId: string;
+  clientSecret: string;
+  /** The payer's own Pix key (`pagador.chave`): the account the money leaves from. */
+  payerPixKey: string;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  /** Client certificate (mutual TLS) and any extra CA to trust. */
+  tls?: ProviderTlsOptions;
+}
+
+/** Efí caps `infoPagador` at 140 characters [V SDK types]. */
+const MAX_INFO_PAGADOR = 140;
+const ID_ENVIO = /^[a-zA-Z0-9]{1,35}$/;
+
+/**
+ * Efí Pix cash-out over plain HTTP (no SDK: its hidden retries are what this service must control). One PUT per
+ * send, under the attempt's idEnvio, which Efí promises never to debit twice; a lookup by idEnvio resolves an
+ * unknown. When the token cannot be had the PUT is never sent, and the result says so (`connect_failed`).
+ */
+export class EfiPixGateway extends PixPayoutGateway {
+  readonly provider = 'efi';
+  readonly capabilities: GatewayCapabilities = EFI_PIX_CAPABILITIES;
+  private readonly http: ProviderHttpClient;
+  private readonly oauth: EfiOAuthClient;
+  private readonly apiBase: string;
+  private readonly payerPixKey: string;
+
+  constructor(settings: EfiPixGatewaySettings) {
+    super();
+    this.http = new ProviderHttpClient({ connectTimeoutMs: settings.connectTimeoutMs, readTimeoutMs: settings.readTimeoutMs }, settings.tls);
+    this.apiBase = settings.apiBase.replace(/\/+$/, '');
+    this.oauth = new EfiOAuthClient(this.http, this.apiBase, settings.clientId, settings.clientSecret);
+    this.payerPixKey = settings.payerPixKey;
+  }
+
+  transferIdFor(attemptId: string): string {
+    return idEnvioForAttempt(attemptId);
+  }
+
+  encodePixSend(request: PixSendRequest): string {
+    if (request.currency !== 'brl') throw new RangeError(`Pix moves reais only; currency ${request.currency} refused`);
+    const info = request.description ? request.description.slice(0, MAX_INFO_PAGADOR) : undefined;
+    // Fixed key order, so the same request always encodes to the same bytes (and hash).
+    return JSON.stringify({
+      valor: centsToValor(request.amountCents),
+      pagador: { chave: this.payerPixKey, ...(info ? { infoPagador: info } : {}) },
+      favorecido: { chave: request.payeePixKey },
+    });
+  }
+
+  async sendPix(transferId: string, encodedBody: string): Promise<GatewayCallResult> {
+    const idEnvio = requireIdEnvio(transferId);
+    const token = await this.oauth.token();
+    if (!token.ok) {
+      // The transfer itself never left: as safe to retry as a refused connection.
+      return { kind: 'connect_failed', errorCode: `OAUTH_${token.errorCode}`, message: `no access token, transfer not sent (${token.message})`, durationMs: token.durationMs };
+    }
+    const result = await this.http.send({
+      method: 'PUT',
+      url: `${this.apiBase}/v3/gn/pix/${idEnvio}`,
+      headers: { Authorization: `Bearer ${token.accessToken}`, 'Content-Type': 'application/json' },
+      body: encodedBody,
+    });
+    if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
+    return toSendPixResult(result);
+  }
+
+  async findTransfer(transferId: string): Promise<LookupResult> {
+    const idEnvio = requireIdEnvio(transferId);
+    const token = await this.oauth.token();
+    if (!token.ok) return { kind: 'error', message: `no access token (${token.message})`, httpStatus: token.httpStatus, durationMs: token.durationMs };
+    const result = await this.http.send({
+      method: 'GET',
+      url: `${this.apiBase}/v2/gn/pix/enviados/id-envio/${idEnvio}`,
+      headers: { Authorization: `Bearer ${token.accessToken}` },
+    });
+    if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
+    return toLookupResult(result, idEnvio);
+  }
+}
+
+function requireIdEnvio(transferId: string): string {
+  if (!ID_ENVIO.test(transferId)) throw new RangeError(`idEnvio must match ^[a-zA-Z0-9]{1,35}$, got "${transferId}"`);
+  return transferId;
+}

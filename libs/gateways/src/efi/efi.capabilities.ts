@@ -1,0 +1,23 @@
+import type { GatewayCapabilities } from '../gateway-capabilities.js';
+
+const HOUR_MS = 3_600_000;
+
+/** Efí's Pix cash-out guarantees (provider-contracts.md §4b); [U] marks what no primary source states. */
+export const EFI_PIX_CAPABILITIES: GatewayCapabilities = {
+  // "resending with the same idEnvio guarantees no value is debited more than once" [S, Efí docs quoted].
+  nativeIdempotency: true,
+  // No retention is documented [U]: assume a day, like Stripe, so resends stop well before it could matter;
+  // after that only a lookup resolves.
+  keyLifetimeMs: 24 * HOUR_MS,
+  // Nothing says a 5xx is stored against the idEnvio [U]: a resend may execute, which the idEnvio makes safe.
+  replays5xx: false,
+  // A direct read by idEnvio, not a search: no lag is documented [U], so the resolver's grace still applies.
+  lookupByReference: 'consistent_list',
+  consistencyWindowMs: 60_000,
+  // Efí publishes per-scope buckets, not a number for lookups [U]: stay modest.
+  queryRatePerSecond: 10,
+  // Sent-Pix webhooks are authenticated by mutual TLS [V docs webhooks]; there is no payload signature.
+  webhookAuth: 'mtls',
+  // The Pix sent-transfers statement (GET /v2/gn/pix/enviados) is not read yet.
+  statementSources: [],
+};

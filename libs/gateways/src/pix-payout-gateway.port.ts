@@ -1,0 +1,34 @@
+import type { GatewayCallResult } from './gateway-call-result.js';
+import type { GatewayCapabilities } from './gateway-capabilities.js';
+import type { LookupResult } from './payment-gateway.port.js';
+
+/** What is sent for one payout attempt; encoded once, stored on the attempt, resent byte for byte. */
+export interface PixSendRequest {
+  attemptId: string;
+  amountCents: number;
+  /** Pix moves reais only: anything but `brl` is refused before a byte is sent. */
+  currency: string;
+  /** The payee's Pix key (CPF, CNPJ, e-mail, phone or random key). */
+  payeePixKey: string;
+  /** Shown to the payer's own statement (`infoPagador`). */
+  description?: string | null;
+}
+
+/**
+ * The Pix cash-out port and its DI token (money going out, DESIGN.md §10). Kept apart from PaymentGateway so
+ * the charge port is untouched; it answers in the same shapes (GatewayCallResult, LookupResult) so one
+ * classifier and one resolver serve both. Like every adapter: exactly one HTTP call per send (an OAuth token
+ * fetch before it never counts as the send), no hidden retries, the transfer id derived from the attempt.
+ */
+export abstract class PixPayoutGateway {
+  abstract readonly provider: string;
+  abstract readonly capabilities: GatewayCapabilities;
+  /** The provider's transfer id for an attempt (Efí `idEnvio`): the idempotency key of every resend. */
+  abstract transferIdFor(attemptId: string): string;
+  /** Serialises the transfer the way it goes on the wire; its hash guards every resend. */
+  abstract encodePixSend(request: PixSendRequest): string;
+  /** Sends a previously encoded transfer under its transfer id. */
+  abstract sendPix(transferId: string, encodedBody: string): Promise<GatewayCallResult>;
+  /** Looks the transfer up by its id. Never sends anything. */
+  abstract findTransfer(transferId: string): Promise<LookupResult>;
+}

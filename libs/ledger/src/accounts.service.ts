@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
+import type { Actor } from '@app/auth';
+import { AccountForbiddenError, AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
+import { toEntryView, type BalanceView, type LedgerEntryView, type LedgerMovement } from './ledger-entry.view.js';
+import { LedgerService } from './ledger.service.js';
+
+export interface AccountView extends BalanceView {
+  id: string;
+  ownerTokenName: string;
+  createdAt: string;
+}
+
+export interface EntriesPage {
+  entries: LedgerEntryView[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface CreditView extends LedgerMovement {
+  balance: BalanceView;
+}
+
+export const ENTRIES_PAGE_DEFAULT = 50;
+export const ENTRIES_PAGE_MAX = 200;
+
+/** The HTTP-facing side of the ledger: accounts, who may see them, funding. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  async create(input: { ownerTokenName: string; currency: string }, actor: Actor): Promise<AccountView> {
+    // The foreign key refuses a name that does not exist; only a merchant token may own money, and that needs a look.
+    const [owner] = await this.db.query<Array<{ role: string }>>(
+      `SELECT role FROM api_tokens WHERE name = $1 AND revoked_at IS NULL`,
+      [input.ownerTokenName],
+    );
+    if (owner?.role !== 'merchant') throw new OwnerTokenUnknownError(input.ownerTokenName);
+    const repo = this.db.getRepository(LedgerAccountEntity);
+    const account = await repo.save(
+      repo.create({ id: randomUUID(), ownerTokenName: input.ownerTokenName, currency: input.currency, createdBy: actor.name }),
+    );
+    return toAccountView(await repo.findOneByOrFail({ id: account.id }));
+  }
+
+  async view(accountId: string, actor: Actor): Promise<AccountView> {
+    return toAccountView(await this.visibleAccount(accountId, actor));
+  }
+
+  async balance(accountId: string, actor: Actor): Promise<BalanceView> {
+    return toBalance(await this.visibleAccount(accountId, actor));
+  }
+
+  /** Oldest first, keyset by entry id: a page never shifts when entries are added after it. */
+  async entries(accountId: string, actor: Actor, page: { after?: string; limit?: number }): Promise<EntriesPage> {
+    await this.visibleAccount(accountId, actor);
+    const limit = page.limit ?? ENTRIES_PAGE_DEFAULT;
+    const query = this.db
+      .getRepository(LedgerEntryEntity)
+      .createQueryBuilder('e')
+      .where('e.account_id = :accountId', { accountId })
+      .orderBy('e.id', 'ASC')
+      .limit(limit + 1);
+    if (page.after !== undefined) query.andWhere('e.id > :after', { after: page.after });
+    const rows = await query.getMany();
+    const entries = rows.slice(0, limit).map(toEntryView);
+    return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
+  }
+
+  /** Admin funding: exactly once per (account, reference), in one transaction with the balance it moves. */
+  async credit(accountId: string, input: { amountCents: number; reference: string }, actor: Actor): Promise<CreditView> {
+    return this.db.transaction(async (em) => {
+      const movement = await this.ledger.credit(em, accountId, input.amountCents, input.reference, actor.name);
+      const account = await em.getRepository(LedgerAccountEntity).findOneByOrFail({ id: accountId });
+      return { ...movement, balance: toBalance(account) };
+    });
+  }
+
+  /** The account if this actor may see and spend it: its owner token, or an admin. Payouts check with this too. */
+  async visibleAccount(accountId: string, actor: Actor): Promise<LedgerAccountEntity> {
+    const account = await this.db.getRepository(LedgerAccountEntity).findOneBy({ id: accountId });
+    if (!account) throw new AccountNotFoundError(accountId);
+    if (actor.role !== 'admin' && account.ownerTokenName !== actor.name) throw new AccountForbiddenError(accountId);
+    return account;
+  }
+}
+
+function toBalance(account: LedgerAccountEntity): BalanceView {
+  return { availableCents: account.availableCents, reservedCents: account.reservedCents, currency: account.currency };
+}
+
+function toAccountView(account: LedgerAccountEntity): AccountView {
+  return { id: account.id, ownerTokenName: account.ownerTokenName, ...toBalance(account), createdAt: account.createdAt.toISOString() };
+}

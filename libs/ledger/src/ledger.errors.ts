@@ -1,0 +1,58 @@
+import { DomainError } from '@app/common';
+
+export class AccountNotFoundError extends DomainError {
+  readonly code = 'account_not_found';
+  constructor(accountId: string) {
+    super(`no account ${accountId}`, { accountId });
+  }
+}
+
+/** A merchant token asked for an account another token owns. */
+export class AccountForbiddenError extends DomainError {
+  readonly code = 'account_forbidden';
+  constructor(accountId: string) {
+    super(`account ${accountId} belongs to another merchant token`, { accountId });
+  }
+}
+
+export class OwnerTokenUnknownError extends DomainError {
+  readonly code = 'owner_token_unknown';
+  constructor(name: string) {
+    super(`ownerTokenName: no active merchant token is named "${name}"`, { ownerTokenName: name });
+  }
+}
+
+/** 422: the reservation would take the available balance below zero. Names what is available. */
+export class InsufficientBalanceError extends DomainError {
+  readonly code = 'insufficient_balance';
+  constructor(accountId: string, availableCents: number, requestedCents: number, currency: string) {
+    super(`account ${accountId} has ${availableCents} ${currency} cents available; ${requestedCents} requested`, {
+      accountId,
+      availableCents,
+      requestedCents,
+      currency,
+    });
+  }
+}
+
+export class LedgerReferenceReusedError extends DomainError {
+  readonly code = 'ledger_reference_reused';
+  constructor(accountId: string, kind: string, reference: string) {
+    super(`account ${accountId} already has a ${kind} with reference "${reference}" for another amount`, { accountId, kind, reference });
+  }
+}
+
+export class ReservationNotFoundError extends DomainError {
+  readonly code = 'reservation_not_found';
+  constructor(accountId: string, reference: string) {
+    super(`account ${accountId} holds no reservation with reference "${reference}"`, { accountId, reference });
+  }
+}
+
+/** A reservation is released (failed payout) or debited (succeeded payout), never both. */
+export class ReservationSettledError extends DomainError {
+  readonly code = 'reservation_already_settled';
+  constructor(accountId: string, reference: string, attempted: string) {
+    super(`the reservation "${reference}" of account ${accountId} was already settled the other way; ${attempted} refused`, { accountId, reference });
+  }
+}
