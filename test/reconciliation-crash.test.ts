@@ -38,7 +38,7 @@ describe('kill -9 of a worker in the middle of a reconciliation run', () => {
     worker = spawn(process.execPath, [WORKER], {
       env: {
         ...process.env, ...env, RECONCILIATION_CRON: '* * * * * *', QUEUE_PREFIX: `recon-crash-${randomUUID().slice(0, 8)}`,
-        STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_crash', PROVIDER_READ_TIMEOUT_MS: '30000', SUBMIT_LEASE_MS: '60000', LOG_LEVEL: 'silent',
+        STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', PROVIDER_READ_TIMEOUT_MS: '30000', SUBMIT_LEASE_MS: '60000', LOG_LEVEL: 'silent',
       },
       stdio: 'ignore',
     });
