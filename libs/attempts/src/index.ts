@@ -6,15 +6,8 @@ export { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.r
 export { ProviderFactApplier, type FactSource } from './provider-fact.applier.js';
 export { openReviewItem } from './review-item.opener.js';
 export { lockChargeAndAttempt, type LockedAttempt } from './charge-lock.query.js';
-export * from './rules/provider-fact.js';
+export * from './rules/index.js';
 export * from './attempts.errors.js';
-export * from './rules/attempt-status.js';
-export * from './rules/attempt-state-machine.js';
-export * from './rules/classify-gateway-response.js';
-export * from './rules/canonical-payload.js';
-export * from './rules/backoff-schedule.js';
-export * from './rules/key-lifetime.js';
-export * from './rules/attempt-rules.errors.js';
 export { insertAttempt } from './attempt-insert.js';
 export { chargeHasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './charge-review.query.js';
 export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt-operations.js';

@@ -1,7 +1,7 @@
 import type { ChargeReviewItem } from '@app/attempts';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import type { RefundSummary } from '@app/refunds';
-import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
+import { deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';
 
 export interface AttemptView {
   id: string;

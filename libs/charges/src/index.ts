@@ -2,6 +2,6 @@ export { ChargesModule } from './charges.module.js';
 export { ChargesService, type NewCharge } from './charges.service.js';
 export { InboundIdempotencyService, hashRequest } from './inbound-idempotency.service.js';
 export { type ChargeView, type AttemptView } from './charge-view.js';
-export { type ChargeStatus, deriveChargeStatus } from './charge-status.js';
+export { type ChargeStatus, deriveChargeStatus } from './rules/charge-status.js';
 export * from './charges.errors.js';
 export { IdempotencyRecordJanitor } from './idempotency-record.janitor.js';

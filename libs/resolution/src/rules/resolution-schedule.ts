@@ -1,4 +1,4 @@
-import { delayForTry } from '@app/attempts';
+import { delayForTry } from '@app/attempts/rules';
 
 /**
  * When the resolver asks the provider again about an `unknown` attempt (DESIGN.md section 6).

@@ -1,4 +1,4 @@
-import type { AttemptStatus } from '@app/attempts';
+import type { AttemptStatus } from '@app/attempts/rules';
 
 export type ChargeStatus = 'created' | 'processing' | 'in_review' | 'succeeded' | 'failed';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptStatus } from '@app/attempts';
+import type { AttemptStatus } from '@app/attempts/rules';
 import { deriveChargeStatus, type ChargeStatus } from './charge-status.js';
 
 const rows: Array<[string, AttemptStatus[], boolean, ChargeStatus]> = [

@@ -1,0 +1,36 @@
+/**
+ * Layers, checked transitively: a rule that decides money must not reach a framework or I/O through any chain
+ * of imports, so a helper that quietly pulls in TypeORM is caught wherever it sits, not only when a file list
+ * names it.
+ */
+const FRAMEWORK_OR_IO = [
+  '^node_modules/(@nestjs|typeorm|@nestjs/typeorm|bull|@nestjs/bull|ioredis|pg|pg-copy-streams|pino|nestjs-pino|prom-client|express)/',
+  '^(fs|net|http|https|tls|child_process|dgram|dns)$',
+  '^node:(fs|net|http|https|tls|child_process|dgram|dns)',
+].join('|');
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'pure-rules',
+      severity: 'error',
+      comment: 'libs/*/src/rules/ hold plain TypeScript: no Nest, TypeORM, queues, database or I/O, even transitively.',
+      from: { path: '^libs/[^/]+/src/rules/', pathNot: '\\.spec\\.ts$' },
+      to: { path: FRAMEWORK_OR_IO, reachable: true },
+    },
+    {
+      name: 'libs-never-import-apps',
+      severity: 'error',
+      comment: 'A library is used by apps; it never depends on one.',
+      from: { path: '^libs/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^apps/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|coverage)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: false,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};
