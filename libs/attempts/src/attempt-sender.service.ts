@@ -11,7 +11,7 @@ import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.r
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { openReviewItem } from './review-item.opener.js';
 import { PayloadMismatchError } from './rules/attempt-rules.errors.js';
-import { delayForTry, parseBackoffList } from './rules/backoff-schedule.js';
+import { delayForTry } from './rules/backoff-schedule.js';
 import { assertSamePayload } from './rules/canonical-payload.js';
 import { classifyGatewayResponse, type AttemptOutcome } from './rules/classify-gateway-response.js';
 import { mayResend, sendProvedUnreceived } from './rules/key-lifetime.js';
@@ -36,8 +36,8 @@ export class AttemptSender {
     private readonly jobs: AttemptJobs,
     private readonly config: AppConfig,
   ) {
-    this.retrySchedule = parseBackoffList(config.SUBMIT_RETRY_BACKOFF_MS, 'SUBMIT_RETRY_BACKOFF_MS');
-    this.firstResolutionDelayMs = parseBackoffList(config.RESOLUTION_BACKOFF_MS, 'RESOLUTION_BACKOFF_MS')[0];
+    this.retrySchedule = config.SUBMIT_RETRY_BACKOFF_MS;
+    this.firstResolutionDelayMs = config.RESOLUTION_BACKOFF_MS[0];
   }
 
   /** Sends a pending attempt if it is unclaimed and due; otherwise leaves it to whoever owns it. */

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
-
-const MS_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
+import { ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
 
 /** The key the local simulator accepts; any other key is taken for a real provider account. */
 export const SIMULATOR_STRIPE_SECRET_KEY = 'sk_test_simulator';
@@ -90,15 +88,16 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(1)
   SUBMIT_LEASE_MS = 60_000;
 
-  @Matches(MS_LIST, { message: 'SUBMIT_RETRY_BACKOFF_MS must be a comma-separated list of milliseconds' })
-  SUBMIT_RETRY_BACKOFF_MS = '1000,5000,30000,120000';
+  /** Waits before each resend after a connect failure or 429 (env: comma-separated ms, parsed at boot). */
+  @IsArray() @ArrayNotEmpty() @IsInt({ each: true }) @Min(1, { each: true })
+  SUBMIT_RETRY_BACKOFF_MS: number[] = [1000, 5000, 30_000, 120_000];
 
   /**
    * Waits before each resolution query. The first is short: a found charge needs no grace, so a lost response
    * to a created charge is resolved in seconds. Together the waits must outlast CONSISTENT_LOOKUP_GRACE_MS.
    */
-  @Matches(MS_LIST, { message: 'RESOLUTION_BACKOFF_MS must be a comma-separated list of milliseconds' })
-  RESOLUTION_BACKOFF_MS = '2000,30000,60000,120000,300000,600000,1800000';
+  @IsArray() @ArrayNotEmpty() @IsInt({ each: true }) @Min(1, { each: true })
+  RESOLUTION_BACKOFF_MS: number[] = [2000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000];
 
   @Type(() => Number) @IsInt() @Min(1)
   RESOLUTION_MAX_TRIES = 10;

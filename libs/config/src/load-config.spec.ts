@@ -20,6 +20,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
+  it('reads a delay list into numbers at boot, and names the list and the bad entry when it is malformed', () => {
+    expect(loadConfig({ SUBMIT_RETRY_BACKOFF_MS: ' 500, 1000 ' }).SUBMIT_RETRY_BACKOFF_MS).toEqual([500, 1000]);
+    expect(() => loadConfig({ RESOLUTION_BACKOFF_MS: '2000,,5000' })).toThrow(/RESOLUTION_BACKOFF_MS: entry 2 \(""\) is not a whole number/);
+  });
+
   it('converts numeric settings from strings', () => {
     expect(loadConfig({ RESOLUTION_MAX_TRIES: '12' }).RESOLUTION_MAX_TRIES).toBe(12);
   });
@@ -31,7 +36,7 @@ describe('loadConfig', () => {
   it('trusts "not found" only after 5 minutes, and asks again 2 s after a lost response', () => {
     const config = loadConfig({});
     expect(config.CONSISTENT_LOOKUP_GRACE_MS).toBe(300_000);
-    expect(config.RESOLUTION_BACKOFF_MS.split(',')[0]).toBe('2000');
+    expect(config.RESOLUTION_BACKOFF_MS[0]).toBe(2000);
   });
 
   it('refuses a resolution schedule that gives up before "not found" can be trusted', () => {

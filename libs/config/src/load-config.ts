@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { CronTime } from 'cron';
+import { parseDelayList } from './rules/delay-list.js';
 import { AppConfig, SIMULATOR_EFI_CLIENT_SECRET, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
@@ -19,6 +20,9 @@ const OPTIONAL_SETTINGS = [
   'EFI_WEBHOOK_HMAC',
 ];
 
+/** Lists of delays: read into `number[]` here, so a bad value stops the process at boot with the variable's name. */
+const DELAY_LIST_SETTINGS = ['SUBMIT_RETRY_BACKOFF_MS', 'RESOLUTION_BACKOFF_MS'] as const;
+
 export class ConfigError extends Error {
   readonly code = 'invalid_config';
 }
@@ -26,15 +30,23 @@ export class ConfigError extends Error {
 /** Reads and validates the environment; one readable message naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const names = [...Object.keys(new AppConfig()), ...OPTIONAL_SETTINGS];
-  const relevant: Record<string, string> = {};
+  const relevant: Record<string, string | number[]> = {};
   for (const name of names) {
     const value = env[name];
     if (value !== undefined && value !== '') relevant[name] = value;
   }
+  const lines: string[] = [];
+  for (const name of DELAY_LIST_SETTINGS) {
+    const raw = relevant[name];
+    if (typeof raw !== 'string') continue;
+    const parsed = parseDelayList(raw);
+    if ('problem' in parsed) lines.push(`  ${name}: ${parsed.problem}`);
+    else relevant[name] = parsed.delays;
+  }
   const config = plainToInstance(AppConfig, relevant, { exposeDefaultValues: true });
-  const errors = validateSync(config, { skipMissingProperties: false });
-  const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-  if (errors.length === 0) lines.push(...crossFieldProblems(config));
+  const errors = validateSync(config, { skipMissingProperties: false }).filter((e) => !lines.some((l) => l.startsWith(`  ${e.property}:`)));
+  lines.push(...errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`));
+  if (lines.length === 0) lines.push(...crossFieldProblems(config));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
 }
@@ -62,7 +74,7 @@ function crossFieldProblems(config: AppConfig): string[] {
   }
   problems.push(...efiProblems(config));
   // Resolution must still be asking when a strongly consistent "not found" becomes trustworthy.
-  const waits = config.RESOLUTION_BACKOFF_MS.split(',').map((v) => Number(v.trim()));
+  const waits = config.RESOLUTION_BACKOFF_MS;
   let total = 0;
   for (let i = 0; i < config.RESOLUTION_MAX_TRIES; i++) total += waits[Math.min(i, waits.length - 1)];
   if (total <= config.CONSISTENT_LOOKUP_GRACE_MS) {

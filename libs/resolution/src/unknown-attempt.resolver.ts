@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, parseBackoffList, type AttemptTarget } from '@app/attempts';
+import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup, type LookupResult, type PaymentGateway } from '@app/gateways';
@@ -29,7 +29,7 @@ export class UnknownAttemptResolver {
     private readonly review: ReviewItemsService,
     private readonly config: AppConfig,
   ) {
-    this.schedule = parseBackoffList(config.RESOLUTION_BACKOFF_MS, 'RESOLUTION_BACKOFF_MS');
+    this.schedule = config.RESOLUTION_BACKOFF_MS;
   }
 
   async resolve(attemptId: string): Promise<ResolutionDecision | null> {

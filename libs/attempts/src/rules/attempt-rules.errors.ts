@@ -18,15 +18,3 @@ export class PayloadMismatchError extends DomainError {
     });
   }
 }
-
-/** A timing setting (backoff list) is malformed; raised at boot so a bad deploy fails loudly. */
-export class InvalidBackoffScheduleError extends DomainError {
-  readonly code = 'invalid_backoff_schedule';
-
-  constructor(
-    readonly settingName: string,
-    reason: string,
-  ) {
-    super(`${settingName} ${reason}`, { settingName });
-  }
-}
