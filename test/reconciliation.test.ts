@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf } from '@app/reconciliation';
 import { createCharge, submit, transitionsOf } from './support/charges.js';
 import { insertSucceededAttempt, reconcile, waitForRun } from './support/reconciliation.js';
+import { getRefund, refund } from './support/refunds.js';
 import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
@@ -17,6 +18,7 @@ interface Planted {
   settledAttempt: string;
   settledIntent: string;
   refundedCharge: string;
+  refundedByUs: string;
 }
 
 /**
@@ -69,6 +71,9 @@ describe('nightly reconciliation against the provider statement', () => {
       randomUUID(),
       lost.attempts[0].id,
     ]);
+    // A refund through our own API: its statement line is explained, and our refund attempt is no charge.
+    const refundedByUs = await succeeded();
+    expect((await refund(stack, refundedByUs.chargeId, 1200)).status).toBe('succeeded');
     stack.sim.addMovement(matched.attempt.providerChargeId!, 'refund', { amount: 1000 });
     stack.sim.addMovement(matched.attempt.providerChargeId!, 'dispute', { amount: 4990 });
     planted = {
@@ -81,6 +86,7 @@ describe('nightly reconciliation against the provider statement', () => {
       settledAttempt: lost.attempts[0].id,
       settledIntent: stack.sim.intents({ attemptId: lost.attempts[0].id })[0].id,
       refundedCharge: matched.chargeId,
+      refundedByUs: refundedByUs.chargeId,
     };
   });
   afterAll(async () => stack.close());
@@ -88,8 +94,8 @@ describe('nightly reconciliation against the provider statement', () => {
   it('reports exactly the planted divergences, by kind and id, settles the unknown attempt and proposes refunds', async () => {
     const run = await reconcile(stack, today, 'api');
     expect(run).toMatchObject({
-      linesRead: 9,
-      matched: 3,
+      linesRead: 11,
+      matched: 4,
       settled: 1,
       divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 1 },
     });
@@ -120,10 +126,12 @@ describe('nightly reconciliation against the provider statement', () => {
     // Refunds and disputes in the statement update the charge.
     const [charge] = await stack.db.query(`SELECT provider_refunded_cents::int AS r, provider_disputed_cents::int AS d FROM charges WHERE id = $1`, [planted.refundedCharge]);
     expect(charge).toEqual({ r: 1000, d: 4990 });
+    const [ours] = await stack.db.query(`SELECT provider_refunded_cents::int AS r, provider_disputed_cents::int AS d FROM charges WHERE id = $1`, [planted.refundedByUs]);
+    expect(ours).toEqual({ r: 1200, d: 0 });
 
     const metrics = (await stack.http.get('/metrics')).text;
     expect(metrics).toMatch(/charge_once_reconciliation_open_divergences\{kind="provider_only"\} 1/);
-    expect(metrics).toMatch(/charge_once_reconciliation_last_run_lines\{provider="stripe"\} 9/);
+    expect(metrics).toMatch(/charge_once_reconciliation_last_run_lines\{provider="stripe"\} 11/);
     expect(metrics).toMatch(/charge_once_reconciliation_last_success_timestamp_seconds\{provider="stripe"\} \d+/);
   });
 
@@ -148,7 +156,7 @@ describe('nightly reconciliation against the provider statement', () => {
     const viaReport = await reconcile(stack, today, 'report');
     expect(await snapshot()).toEqual(before);
     for (const run of [again, viaReport]) {
-      expect(run).toMatchObject({ linesRead: 9, matched: 3, settled: 0, divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 1 } });
+      expect(run).toMatchObject({ linesRead: 11, matched: 4, settled: 0, divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 1 } });
       expect((await divergences(`runId=${run.id}`)).items.map((d) => d.id).sort()).toEqual(before[0].map((d: { id: string }) => d.id).sort());
     }
     expect(stack.sim.stats().requests).toMatchObject({ reportRuns: expect.any(Number), reportFiles: 1 });
@@ -166,16 +174,37 @@ describe('nightly reconciliation against the provider statement', () => {
     expect((await stack.http.get('/reconciliation/divergences?cursor=nope').set(stack.auth('admin'))).status).toBe(400);
   });
 
-  it('an admin approves or rejects a refund proposal once; a second decision is a conflict', async () => {
+  it('approving a proposal executes it once, even when two admins approve at once; rejecting needs a note', async () => {
     const list = await stack.http.get('/reconciliation/refund-proposals?state=proposed').set(stack.auth('admin'));
-    const [a, b] = list.body as Array<{ id: string }>;
-    const approved = await stack.http.post(`/reconciliation/refund-proposals/${a.id}/approve`).set(stack.auth('admin')).send({ note: 'ok' });
-    expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ state: 'approved', decisionNote: 'ok' });
-    expect((await stack.http.post(`/reconciliation/refund-proposals/${a.id}/reject`).set(stack.auth('admin')).send({})).status).toBe(409);
-    expect((await stack.http.post(`/reconciliation/refund-proposals/${b.id}/reject`).set(stack.auth('admin')).send({})).body.state).toBe('rejected');
+    const byReason = Object.fromEntries((list.body as Array<{ id: string; reason: string }>).map((p) => [p.reason, p.id]));
+    const approve = (id: string) => stack.http.post(`/reconciliation/refund-proposals/${id}/approve`).set(stack.auth('admin')).send({ note: 'ok' });
+
+    // The provider-only charge is no charge of ours: its refund names the provider charge, sent once.
+    const [first, second] = await Promise.all([approve(byReason.provider_only), approve(byReason.provider_only)]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const executed = (first.status === 200 ? first : second).body;
+    expect(executed).toMatchObject({ state: 'executed', decidedBy: expect.any(String), decisionNote: 'ok', refundId: expect.any(String) });
+    expect((first.status === 409 ? first : second).body).toMatchObject({ code: 'refund_proposal_decided' });
+    const refundView = await getRefund(stack, executed.refundId);
+    expect(refundView).toMatchObject({ chargeId: null, providerChargeId: planted.providerOnly, proposalId: byReason.provider_only, amountCents: 700, status: 'succeeded' });
+    expect(stack.sim.refunds({ paymentIntentId: planted.providerOnly }).map((r) => [r.amount, r.status])).toEqual([[700, 'succeeded']]);
+    expect(await stack.db.query(`SELECT count(*)::int AS n FROM refunds WHERE proposal_id = $1`, [byReason.provider_only])).toEqual([{ n: 1 }]);
+
+    // The second charge for one of ours is refunded, not our charge's own success.
+    const duplicate = await approve(byReason.duplicate_charge);
+    expect(duplicate.status, JSON.stringify(duplicate.body)).toBe(200);
+    expect(await getRefund(stack, duplicate.body.refundId)).toMatchObject({ chargeId: null, providerChargeId: planted.duplicate, amountCents: 4990, status: 'succeeded' });
+    expect(stack.sim.refunds({ paymentIntentId: planted.duplicate }).map((r) => r.amount)).toEqual([4990]);
+    expect((await approve(byReason.duplicate_charge)).status).toBe(409);
+
+    expect((await stack.http.post(`/reconciliation/refund-proposals/${byReason.duplicate_charge}/reject`).set(stack.auth('admin')).send({ note: 'too late' })).status).toBe(409);
+    const noNote = await stack.http.post(`/reconciliation/refund-proposals/${byReason.duplicate_charge}/reject`).set(stack.auth('admin')).send({});
+    expect(noNote.status).toBe(400);
+    expect(JSON.stringify(noNote.body)).toMatch(/note/);
     expect((await stack.http.post(`/reconciliation/refund-proposals/${randomUUID()}/approve`).set(stack.auth('admin')).send({})).status).toBe(404);
-    expect((await stack.http.post(`/reconciliation/refund-proposals/${b.id}/approve`).set(stack.auth('merchant')).send({})).status).toBe(403);
+    expect((await stack.http.post(`/reconciliation/refund-proposals/${randomUUID()}/reject`).set(stack.auth('admin')).send({ note: 'x' })).status).toBe(404);
+    expect((await stack.http.post(`/reconciliation/refund-proposals/${byReason.duplicate_charge}/approve`).set(stack.auth('merchant')).send({})).status).toBe(403);
+    expect((await stack.http.get('/reconciliation/refund-proposals?state=executed').set(stack.auth('admin'))).body).toHaveLength(2);
   });
 
   it('a statement page that fails once is asked again; one that keeps failing fails the run and concludes nothing', async () => {

@@ -4,7 +4,6 @@ import { ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { createCharge, getCharge, transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
-import { RefundsService } from '@app/refunds';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -199,15 +198,43 @@ describe('refunds', () => {
     expect(retried.body.attempts).toHaveLength(1);
   });
 
-  it('a refund proposal executes at most once, however many approvals race (the path an approval will call)', async () => {
-    const charge = await succeededCharge(stack);
-    const proposalId = randomUUID();
-    const service = stack.app.get(RefundsService);
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => service.create({ chargeId: charge.id, amountCents: 1000, reason: 'duplicate charge', proposalId }, 'approver')));
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(rejected.map((r) => (r.reason as { code?: string }).code)).toEqual(Array(4).fill('refund_proposal_executed'));
-    expect(stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! })).toHaveLength(1);
-    expect(await committedCents(stack, charge.id)).toBe(1000);
+  it('an approved proposal for a provider-only charge refunds it through the attempt model: a timeout is resolved by query, never sent twice', async () => {
+    // A provider charge with no charge of ours, and the proposal reconciliation would have made for it.
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    const [planted] = stack.sim.plantCharges([{ amount: 2500, customer: customerId }]);
+    const day = new Date().toISOString().slice(0, 10);
+    const [{ id: runId }] = await stack.db.query(
+      `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions) VALUES (gen_random_uuid(), 'stripe', $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
+      [day],
+    );
+    const [{ id: divergenceId }] = await stack.db.query(
+      `INSERT INTO reconciliation_divergences (id, run_id, kind, provider, day, subject, provider_charge_id, amount_cents, currency, detail, status)
+       VALUES (gen_random_uuid(), $1, 'provider_only', 'stripe', $2, $3, $3, 2500, 'usd', '{}', 'open') RETURNING id`,
+      [runId, day, planted.paymentIntentId],
+    );
+    const [{ id: proposalId }] = await stack.db.query(
+      `INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, amount_cents, currency, reason, state)
+       VALUES (gen_random_uuid(), $1, 'stripe', $2, 2500, 'usd', 'provider_only', 'proposed') RETURNING id`,
+      [divergenceId, planted.paymentIntentId],
+    );
+
+    stack.sim.setFaults({ rules: [{ fault: 'hang_after_create', match: { customerId } }] });
+    const approved = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({ note: 'not ours' });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body).toMatchObject({ state: 'executed', refundId: expect.any(String) });
+    const sent = await getRefund(stack, approved.body.refundId);
+    expect(sent).toMatchObject({ chargeId: null, providerChargeId: planted.paymentIntentId, proposalId, status: 'processing' });
+    expect(sent.attempts[0].status).toBe('unknown');
+    expect(stack.sim.stats().faultsInjected.hang_after_create).toBeGreaterThanOrEqual(1);
+
+    const done = await waitFor(() => getRefund(stack, sent.id), (r) => r.status === 'succeeded', 10_000, 'the proposal refund to be resolved');
+    expect(done.attempts).toHaveLength(1);
+    expect(done.attempts[0].resolvedBy).toBe('resolver');
+    expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId }).map((r) => [r.amount, r.status])).toEqual([[2500, 'succeeded']]);
+    expect(stack.sim.requests(done.attempts[0].idempotencyKey)).toHaveLength(1);
+    expect(await transitionsOf(stack, done.attempts[0].id)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→succeeded:resolver']);
+    // Approving again executes nothing more.
+    expect((await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({})).status).toBe(409);
+    expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId })).toHaveLength(1);
   });
 });

@@ -91,6 +91,7 @@ export class SimulatorEngine {
     const refund = newRefund(params, fail ? 'failed' : 'succeeded', now);
     this.refundLedger.add(refund);
     this.stats.countRefundCreated(origin.idempotencyKey);
+    if (refund.status === 'succeeded') this.recordRefundLine(refund, now);
     const events = [buildRefundEvent('refund.created', refund, origin, now)];
     if (refund.status === 'succeeded') events.push(buildRefundEvent('charge.refunded', refundedCharge(params.intent, this.refundedOf(params.intent.id)), origin, now));
     this.webhooks.emit(events);
@@ -102,8 +103,10 @@ export class SimulatorEngine {
     const refund = this.refundLedger.get(refundId);
     if (!refund) throw new InvalidControlInput(`no such refund: ${refundId}`);
     if (!REFUND_STATUSES.includes(status as RefundStatus)) throw new InvalidControlInput(`unknown refund status ${String(status)}`);
+    const wasSucceeded = refund.status === 'succeeded';
     refund.status = status as RefundStatus;
     const now = Date.now();
+    if (!wasSucceeded && refund.status === 'succeeded') this.recordRefundLine(refund, now);
     const events = [buildRefundEvent(refund.status === 'failed' ? 'refund.failed' : 'refund.updated', refund, NO_ORIGIN, now)];
     const intent = this.ledger.get(refund.payment_intent);
     if (intent && refund.status === 'succeeded') events.push(buildRefundEvent('charge.refunded', refundedCharge(intent, this.refundedOf(intent.id)), NO_ORIGIN, now));
@@ -191,8 +194,13 @@ export class SimulatorEngine {
     return { paymentIntentId, balanceTransactionId: entry.id };
   }
 
+  /** Money that went back is in the statement, as Stripe's refund balance transaction. */
+  private recordRefundLine(refund: StripeRefund, now: number): void {
+    if (this.balance.chargeOf(refund.payment_intent)) this.addMovement(refund.payment_intent, 'refund', { amount: refund.amount, created: Math.floor(now / 1000), sourceId: refund.id });
+  }
+
   /** A refund or dispute of a charged intent: a negative statement line, `created` backdatable. */
-  addMovement(intentId: string, kind: 'refund' | 'dispute', input: { amount?: number; created?: number } = {}): { balanceTransactionId: string } {
+  addMovement(intentId: string, kind: 'refund' | 'dispute', input: { amount?: number; created?: number; sourceId?: string } = {}): { balanceTransactionId: string } {
     const charge = this.balance.chargeOf(intentId);
     if (!charge) throw new InvalidControlInput(`no charge for payment intent ${intentId}`);
     const amount = input.amount ?? charge.amount;
@@ -204,7 +212,7 @@ export class SimulatorEngine {
       type: kind === 'refund' ? 'refund' : 'adjustment',
       category: kind,
       amount: -amount,
-      sourceId: this.balance.newId(kind === 'refund' ? 're' : 'du'),
+      sourceId: input.sourceId ?? this.balance.newId(kind === 'refund' ? 're' : 'du'),
     });
     return { balanceTransactionId: entry.id };
   }

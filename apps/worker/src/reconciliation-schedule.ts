@@ -15,6 +15,8 @@ import { ReconciliationRunsService, previousDay } from '@app/reconciliation';
 export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ReconciliationSchedule.name);
   private readonly pending = new Set<Promise<unknown>>();
+  /** Kept here: the schedule module may already have forgotten its jobs when our shutdown hook runs. */
+  private nightlyJob: CronJob | null = null;
 
   constructor(
     private readonly runs: ReconciliationRunsService,
@@ -32,13 +34,14 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
         start: true,
       });
       this.registry.addCronJob('reconciliation-nightly', job);
+      this.nightlyJob = job;
     }
     const everyMs = Math.max(500, Math.floor(this.config.RECONCILIATION_LEASE_MS / 2));
     this.registry.addInterval('reconciliation-takeover', setInterval(() => this.track(this.runs.takeOverExpired()), everyMs));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.config.RECONCILIATION_CRON !== 'off') void this.registry.getCronJob('reconciliation-nightly').stop();
+    void this.nightlyJob?.stop();
     await Promise.all(this.pending);
   }
 

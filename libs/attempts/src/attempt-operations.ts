@@ -11,15 +11,16 @@ export type AttemptOperation = AttemptOperationColumn;
 export interface AttemptTarget {
   attemptId: string;
   operation: AttemptOperation;
-  chargeId: string;
+  /** Null for the refund of a provider charge that is no charge of ours (an executed refund proposal). */
+  chargeId: string | null;
   refundId: string | null;
   provider: string;
-  customerId: string;
+  customerId: string | null;
   createdAt: Date;
   /** The provider's id for this attempt (a payment intent, or a refund), once known. */
   providerChargeId: string | null;
   expected: { amountCents: number; currency: string };
-  /** For a refund: the provider's id of the refunded charge (its succeeded charge attempt's). */
+  /** For a refund: the provider's id of the refunded charge (the one a proposal names, else our success's). */
   refundedProviderChargeId: string | null;
 }
 
@@ -34,7 +35,7 @@ const OPERATIONS: Record<AttemptOperation, {
   charge: {
     create: (gateway, key, payload) => gateway.createCharge(key, payload),
     lookup: (gateway, t) =>
-      gateway.findByReference({ attemptId: t.attemptId, chargeId: t.chargeId, customerId: t.customerId, createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
+      gateway.findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
   },
   refund: {
     create: (gateway, key, payload) => gateway.createRefund(key, payload),
@@ -44,6 +45,12 @@ const OPERATIONS: Record<AttemptOperation, {
         : Promise.resolve({ kind: 'error', message: 'the refunded charge has no provider id', httpStatus: null, durationMs: 0 }),
   },
 };
+
+/** A charge attempt always belongs to a charge (a CHECK says so); only refunds of proposals have none. */
+function ownedBy(target: AttemptTarget): string {
+  if (target.chargeId === null) throw new Error(`charge attempt ${target.attemptId} has no charge`);
+  return target.chargeId;
+}
 
 export function createAtProvider(gateway: PaymentGateway, attempt: { operation: AttemptOperation; idempotencyKey: string; payload: string }): Promise<GatewayCallResult> {
   return OPERATIONS[attempt.operation].create(gateway, attempt.idempotencyKey, attempt.payload);
@@ -55,10 +62,10 @@ export function lookupAtProvider(gateway: PaymentGateway, target: AttemptTarget)
 
 interface TargetRow {
   operation: AttemptOperation;
-  charge_id: string;
+  charge_id: string | null;
   refund_id: string | null;
   provider: string;
-  customer_id: string;
+  customer_id: string | null;
   created_at: Date;
   provider_charge_id: string | null;
   amount_cents: string;
@@ -71,9 +78,9 @@ export async function loadAttemptTarget(em: EntityManager, attemptId: string): P
     `SELECT a.operation, a.charge_id, a.refund_id, a.provider, c.customer_id, a.created_at, a.provider_charge_id,
             COALESCE(r.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, c.currency) AS currency,
             CASE WHEN a.operation = 'refund' THEN
-              (SELECT s.provider_charge_id FROM charge_attempts s
-                WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND s.status = 'succeeded') END AS refunded_provider_charge_id
-       FROM charge_attempts a JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
+              COALESCE(r.provider_charge_id, (SELECT s.provider_charge_id FROM charge_attempts s
+                WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND s.status = 'succeeded')) END AS refunded_provider_charge_id
+       FROM charge_attempts a LEFT JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
       WHERE a.id = $1`,
     [attemptId],
   );

@@ -3,7 +3,8 @@ import type { AttemptStatus } from './rules/attempt-status.js';
 
 export interface LockedAttempt {
   id: string;
-  chargeId: string;
+  /** Null for the refund attempt of an executed refund proposal: its refund row is the owner locked instead. */
+  chargeId: string | null;
   status: AttemptStatus;
   providerChargeId: string | null;
   resolvedBy: string | null;
@@ -24,7 +25,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
       WHERE c.id = (SELECT charge_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
     [attemptId],
   );
-  if (charges.length === 0) return null;
+  if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return null;
   const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
     `SELECT a.status, a.provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
        FROM charge_attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
@@ -32,13 +33,26 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
   );
   return {
     id: attemptId,
-    chargeId: charges[0].id,
+    chargeId: charges[0]?.id ?? null,
     status: attempt.status,
     providerChargeId: attempt.provider_charge_id,
     resolvedBy: attempt.resolved_by,
     provider: attempt.provider,
     // What the provider must report: a refund attempt's money is its refund's, not the whole charge.
     amountCents: Number(attempt.refund_amount_cents ?? charges[0].amount_cents),
-    currency: attempt.refund_currency ?? charges[0].currency,
+    currency: (attempt.refund_currency ?? charges[0].currency).trim(),
   };
+}
+
+/**
+ * A refund of a provider charge that is no charge of ours (an executed refund proposal) has no charge row to
+ * lock: its refund row, the row its opener creates, stands in, taken in the same place of the order.
+ */
+async function lockChargelessRefund(em: EntityManager, attemptId: string): Promise<boolean> {
+  const rows = await em.query<Array<{ id: string }>>(
+    `SELECT r.id FROM refunds r
+      WHERE r.id = (SELECT refund_id FROM charge_attempts WHERE id = $1 AND charge_id IS NULL) FOR UPDATE`,
+    [attemptId],
+  );
+  return rows.length === 1;
 }

@@ -5,14 +5,16 @@ import { openReviewItem } from './review-item.opener.js';
  * A refund holds its amount on the charge (`refund_committed_cents`) from the transaction that creates it.
  * When its attempt is failed, the refund gives the amount back, exactly once: the conditional update on
  * `released_at` is the guard, and its row count decides whether the charge is decremented. Runs in the
- * transaction of the failing transition, which already holds the charge row lock.
+ * transaction of the failing transition, which already holds the charge row lock (or, for the refund of a
+ * proposal, which belongs to no charge, its refund row's).
  */
 export async function releaseFailedRefund(em: EntityManager, attemptId: string, refundId: string): Promise<void> {
-  const [released] = await em.query<[Array<{ charge_id: string; amount_cents: string }>, number]>(
+  const [released] = await em.query<[Array<{ charge_id: string | null; amount_cents: string }>, number]>(
     `UPDATE refunds SET released_at = now(), updated_at = now() WHERE id = $1 AND released_at IS NULL RETURNING charge_id, amount_cents`,
     [refundId],
   );
-  if (released.length !== 1) return;
+  // A refund of a proposal committed nothing against a charge of ours: there is nothing to give back.
+  if (released.length !== 1 || released[0].charge_id === null) return;
   const [, affected] = await em.query<[unknown, number]>(
     `UPDATE charges SET refund_committed_cents = refund_committed_cents - $2, updated_at = now() WHERE id = $1`,
     [released[0].charge_id, released[0].amount_cents],

@@ -54,8 +54,9 @@ export interface ProviderCharge {
 export interface RefundRequest {
   attemptId: string;
   refundId: string;
-  chargeId: string;
-  /** The provider's id of the charge being refunded (the succeeded charge attempt's). */
+  /** Our charge; null when the refunded provider charge is none of ours (an executed refund proposal). */
+  chargeId: string | null;
+  /** The provider's id of the charge being refunded (our success's, or the one a proposal names). */
   providerChargeId: string;
   amountCents: number;
   currency: string;

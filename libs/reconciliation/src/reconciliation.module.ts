@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
+import { RefundsModule } from '@app/refunds';
 import { ReconciliationGauges } from './reconciliation.gauges.js';
 import { ReconciliationQueries } from './reconciliation-queries.service.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
@@ -9,7 +10,7 @@ import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 
 /** The nightly comparison with the provider's statement: runs, divergences, settling, refund proposals. */
 @Module({
-  imports: [AttemptsModule],
+  imports: [AttemptsModule, RefundsModule],
   providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ReconciliationGauges],
   exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService],
 })

@@ -48,6 +48,8 @@ export interface RefundProposalView {
   decidedBy: string | null;
   decidedAt: Date | null;
   decisionNote: string | null;
+  /** The refund that executed it, once approved. */
+  refundId: string | null;
   createdAt: Date;
 }
 
@@ -104,6 +106,7 @@ export function refundProposalView(p: RefundProposalEntity): RefundProposalView 
     decidedBy: p.decidedBy,
     decidedAt: p.decidedAt,
     decisionNote: p.decisionNote,
+    refundId: p.refundId,
     createdAt: p.createdAt,
   };
 }

@@ -1,44 +1,70 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AttemptSender } from '@app/attempts';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
+import { RefundOpener } from '@app/refunds';
 import { RefundProposalDecidedError, RefundProposalNotFoundError } from './reconciliation.errors.js';
 import { refundProposalView, type RefundProposalView } from './reconciliation.views.js';
 
 /**
- * A person decides whether money the provider holds without a success of ours goes back. Deciding is a
- * conditional update from `proposed`, so two admins clicking at once produce one decision. Executing an
- * approved proposal belongs to the refunds module, which moves it to `executed`.
+ * A person decides whether money the provider holds without a success of ours goes back. Approving executes
+ * the proposal: under the proposal's row lock, the refund and its first attempt (key and exact payload) are
+ * created and the proposal moves to `executed` in one transaction, so two admins approving at once produce
+ * one refund (the unique `refunds.proposal_id` is the last word). The send follows the commit, through the
+ * one sender; everything after it is the attempt model's.
  */
 @Injectable()
 export class RefundProposalsService {
   private readonly logger = new Logger(RefundProposalsService.name);
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly opener: RefundOpener,
+    private readonly sender: AttemptSender,
+  ) {}
 
   async list(state?: RefundProposalState): Promise<RefundProposalView[]> {
     const rows = await this.db.getRepository(RefundProposalEntity).find({ where: state ? { state } : {}, order: { createdAt: 'ASC' }, take: 500 });
     return rows.map(refundProposalView);
   }
 
-  approve(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
-    return this.decide(id, 'approved', actor, note);
-  }
-
-  reject(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
-    return this.decide(id, 'rejected', actor, note);
-  }
-
-  private async decide(id: string, to: 'approved' | 'rejected', actor: string, note: string | null): Promise<RefundProposalView> {
-    const [rows] = await this.db.query<[unknown[], number]>(
-      `UPDATE refund_proposals SET state = $2, decided_by = $3, decided_at = now(), decision_note = $4, updated_at = now()
-        WHERE id = $1 AND state = 'proposed' RETURNING id`,
-      [id, to, actor, note],
-    );
-    const proposal = await this.db.getRepository(RefundProposalEntity).findOneBy({ id });
-    if (!proposal) throw new RefundProposalNotFoundError(id);
-    if (rows.length === 0) throw new RefundProposalDecidedError(id, proposal.state);
-    this.logger.log({ refundProposalId: id, providerChargeId: proposal.providerChargeId, state: to, actor }, 'refund proposal decided');
+  async approve(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
+    const { proposal, attempt } = await this.db.transaction(async (em) => {
+      const locked = await this.lockProposed(em, id);
+      const opened = await this.opener.openForProposal(em, locked, actor);
+      const decided = await this.decide(em, id, 'executed', actor, note, opened.refund.id);
+      return { proposal: decided, attempt: opened.attempt };
+    });
+    this.logger.log({ refundProposalId: id, providerChargeId: proposal.providerChargeId, refundId: proposal.refundId, actor }, 'refund proposal approved and executed');
+    await this.sender.sendClaimed(attempt, actor);
     return refundProposalView(proposal);
+  }
+
+  async reject(id: string, actor: string, note: string): Promise<RefundProposalView> {
+    const proposal = await this.db.transaction(async (em) => {
+      await this.lockProposed(em, id);
+      return this.decide(em, id, 'rejected', actor, note, null);
+    });
+    this.logger.log({ refundProposalId: id, providerChargeId: proposal.providerChargeId, actor }, 'refund proposal rejected');
+    return refundProposalView(proposal);
+  }
+
+  private async lockProposed(em: EntityManager, id: string): Promise<RefundProposalEntity> {
+    const proposal = await em.getRepository(RefundProposalEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!proposal) throw new RefundProposalNotFoundError(id);
+    if (proposal.state !== 'proposed') throw new RefundProposalDecidedError(id, proposal.state);
+    return proposal;
+  }
+
+  /** Conditional on `proposed`, row count checked: the lock makes a miss a bug, never a second decision. */
+  private async decide(em: EntityManager, id: string, to: 'executed' | 'rejected', actor: string, note: string | null, refundId: string | null): Promise<RefundProposalEntity> {
+    const [rows] = await em.query<[unknown[], number]>(
+      `UPDATE refund_proposals SET state = $2, decided_by = $3, decided_at = now(), decision_note = $4, refund_id = $5, updated_at = now()
+        WHERE id = $1 AND state = 'proposed' RETURNING id`,
+      [id, to, actor, note, refundId],
+    );
+    if (rows.length !== 1) throw new Error(`refund proposal ${id} left 'proposed' under its row lock`);
+    return em.getRepository(RefundProposalEntity).findOneByOrFail({ id });
   }
 }

@@ -39,7 +39,7 @@ export async function findSettleCandidates(client: PoolClient, scope: MatchScope
        JOIN ${STAGING_TABLE} s
          ON s.provider_charge_id = a.provider_charge_id
          OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id)
-      WHERE a.provider = $1 AND a.status = 'unknown'
+      WHERE a.provider = $1 AND a.operation = 'charge' AND a.status = 'unknown'
         AND s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
         AND s.created_at >= $2 AND s.created_at < $3
         AND s.amount_cents = c.amount_cents AND s.currency = c.currency
@@ -63,10 +63,10 @@ export async function recordChargeDivergences(client: PoolClient, scope: MatchSc
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
               succ.provider_charge_id AS succ_pci
          FROM ${STAGING_TABLE} s
-         LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2
-         LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2
+         LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
+         LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
          LEFT JOIN charges c ON c.id = COALESCE(a.charge_id, ar.charge_id, s.charge_ref)
-         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.status = 'succeeded'
+         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND succ.status = 'succeeded'
         WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
      ), classified AS (
        SELECT *, CASE
@@ -121,7 +121,7 @@ export async function recordMissingAtProvider(client: PoolClient, scope: MatchSc
               'open'
          FROM charge_attempts a
          JOIN charges c ON c.id = a.charge_id
-        WHERE a.provider = $2 AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
+        WHERE a.provider = $2 AND a.operation = 'charge' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
           AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id AND s.kind = 'charge')
        ON CONFLICT (provider, kind, subject) DO UPDATE
          SET provider_charge_id = EXCLUDED.provider_charge_id, amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency, detail = EXCLUDED.detail
@@ -141,8 +141,8 @@ export async function recordMoneyMovements(client: PoolClient, scope: MatchScope
     `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, charge_id, amount_cents, currency, occurred_at, run_id)
      SELECT $2, s.line_id, s.kind, s.provider_charge_id, COALESCE(a.charge_id, ar.charge_id), s.amount_cents, s.currency, s.created_at, $1
        FROM ${STAGING_TABLE} s
-       LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2
-       LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2
+       LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
+       LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
       WHERE s.kind IN ('refund','dispute','dispute_reversal') AND s.created_at >= $3 AND s.created_at < $4
      ON CONFLICT (provider, line_id) DO NOTHING`,
     [scope.runId, scope.provider, scope.window.start, scope.window.end],

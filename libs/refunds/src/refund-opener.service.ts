@@ -13,8 +13,23 @@ export interface NewRefund {
   chargeId: string;
   amountCents: number;
   reason: string | null;
-  /** The refund proposal this refund executes (reconciliation, review), if any. */
-  proposalId?: string | null;
+}
+
+/** An approved refund proposal, as its executor read it under the proposal's row lock. */
+export interface ProposalToExecute {
+  id: string;
+  provider: string;
+  providerChargeId: string;
+  amountCents: number;
+  currency: string;
+  reason: string;
+}
+
+/** What a refund attempt is sent against: the provider charge, and our charge when it is one of ours. */
+interface RefundTarget {
+  chargeId: string | null;
+  provider: string;
+  providerChargeId: string;
 }
 
 export type OpenedRefundAttempt =
@@ -44,7 +59,7 @@ export class RefundOpener {
   async create(input: NewRefund, actor: string): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
     return this.db.transaction(async (em) => {
       const charge = await this.lockCharge(em, input.chargeId);
-      const providerChargeId = await this.capturedProviderCharge(em, charge.id);
+      const target = { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) };
       await this.commitAmount(em, charge, input.amountCents);
       const refund = Object.assign(new RefundEntity(), {
         id: randomUUID(),
@@ -53,19 +68,41 @@ export class RefundOpener {
         currency: charge.currency,
         reason: input.reason,
         createdBy: actor,
-        proposalId: input.proposalId ?? null,
+        proposalId: null,
+        providerChargeId: null,
         releasedAt: null,
       });
-      try {
-        await em.insert(RefundEntity, refund);
-      } catch (error) {
-        // The whole transaction, the committed amount included, rolls back: the proposal's first refund stands.
-        if (input.proposalId && isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(input.proposalId);
-        throw error;
-      }
-      const attempt = await this.insertAttempt(em, charge, refund, providerChargeId, actor);
+      await em.insert(RefundEntity, refund);
+      const attempt = await this.insertAttempt(em, target, refund, actor);
       return { refund, attempt };
     });
+  }
+
+  /**
+   * In the caller's transaction (which holds the proposal row): the refund of a provider charge that is no
+   * charge of ours, for the proposal's amount. It commits nothing against a charge; the unique proposal id
+   * makes it the proposal's only refund, whoever else approves it.
+   */
+  async openForProposal(em: EntityManager, proposal: ProposalToExecute, actor: string): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
+    const refund = Object.assign(new RefundEntity(), {
+      id: randomUUID(),
+      chargeId: null,
+      amountCents: proposal.amountCents,
+      currency: proposal.currency,
+      reason: proposal.reason,
+      createdBy: actor,
+      proposalId: proposal.id,
+      providerChargeId: proposal.providerChargeId,
+      releasedAt: null,
+    });
+    try {
+      await em.insert(RefundEntity, refund);
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(proposal.id);
+      throw error;
+    }
+    const attempt = await this.insertAttempt(em, { chargeId: null, provider: proposal.provider, providerChargeId: proposal.providerChargeId }, refund, actor);
+    return { refund, attempt };
   }
 
   /**
@@ -86,8 +123,9 @@ export class RefundOpener {
     return this.db.transaction(async (em) => {
       const found = await em.getRepository(RefundEntity).findOneBy({ id: refundId });
       if (!found) throw new RefundNotFoundError(refundId);
-      const charge = await this.lockCharge(em, found.chargeId);
-      const refund = await em.getRepository(RefundEntity).findOneByOrFail({ id: refundId });
+      // The owner's row first, as every writer of this refund's attempts takes it: its charge, or itself.
+      const charge = found.chargeId ? await this.lockCharge(em, found.chargeId) : null;
+      const refund = await em.getRepository(RefundEntity).findOneOrFail({ where: { id: refundId }, lock: charge ? undefined : { mode: 'pessimistic_write' } });
       const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
       const open = attempts.find((a) => a.status === 'pending' || a.status === 'unknown');
       if (open) return { kind: 'open', attempt: open, created: false };
@@ -95,15 +133,23 @@ export class RefundOpener {
       if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled' };
       const last = attempts.at(-1);
       if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
-      const providerChargeId = await this.capturedProviderCharge(em, charge.id);
-      if (refund.releasedAt) {
+      const target = charge
+        ? { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) }
+        : await this.proposalTarget(em, refund);
+      if (charge && refund.releasedAt) {
         // The failure gave the amount back; trying again takes it again, within what is still refundable.
         await this.commitAmount(em, charge, refund.amountCents);
         const [, affected] = await em.query<[unknown, number]>(`UPDATE refunds SET released_at = NULL, updated_at = now() WHERE id = $1 AND released_at IS NOT NULL`, [refundId]);
         if (affected !== 1) throw new Error(`refund ${refundId} changed under the charge lock`);
       }
-      return { kind: 'open', attempt: await this.insertAttempt(em, charge, refund, providerChargeId, actor), created: true };
+      return { kind: 'open', attempt: await this.insertAttempt(em, target, refund, actor), created: true };
     });
+  }
+
+  private async proposalTarget(em: EntityManager, refund: RefundEntity): Promise<RefundTarget> {
+    const [row] = await em.query<Array<{ provider: string }>>(`SELECT provider FROM refund_proposals WHERE id = $1`, [refund.proposalId]);
+    if (!row || !refund.providerChargeId) throw new Error(`refund ${refund.id} has neither a charge nor a proposal`);
+    return { chargeId: null, provider: row.provider, providerChargeId: refund.providerChargeId };
   }
 
   private async lockCharge(em: EntityManager, chargeId: string): Promise<ChargeEntity> {
@@ -135,23 +181,23 @@ export class RefundOpener {
   }
 
   /** A new key per attempt, never derived from the refund: a refused try must not be replayed forever. */
-  private async insertAttempt(em: EntityManager, charge: ChargeEntity, refund: RefundEntity, providerChargeId: string, actor: string): Promise<ChargeAttemptEntity> {
+  private async insertAttempt(em: EntityManager, target: RefundTarget, refund: RefundEntity, actor: string): Promise<ChargeAttemptEntity> {
     const id = randomUUID();
-    const payload = this.gateways.get(charge.provider).encodeRefund({
+    const payload = this.gateways.get(target.provider).encodeRefund({
       attemptId: id,
       refundId: refund.id,
-      chargeId: charge.id,
-      providerChargeId,
+      chargeId: target.chargeId,
+      providerChargeId: target.providerChargeId,
       amountCents: refund.amountCents,
       currency: refund.currency,
     });
     const attempt = Object.assign(new ChargeAttemptEntity(), {
       id,
-      chargeId: charge.id,
+      chargeId: target.chargeId,
       operation: 'refund',
       refundId: refund.id,
       idempotencyKey: randomUUID(),
-      provider: charge.provider,
+      provider: target.provider,
       status: 'pending',
       payload,
       payloadHash: payloadHash(payload),

@@ -17,7 +17,11 @@ export interface RefundAttemptView {
 
 export interface RefundView {
   id: string;
-  chargeId: string;
+  /** Null for the refund of a provider charge that is none of ours (an executed refund proposal). */
+  chargeId: string | null;
+  /** The refunded provider charge, for the refund of a proposal. */
+  providerChargeId: string | null;
+  proposalId: string | null;
   amountCents: number;
   currency: string;
   reason: string | null;
@@ -30,6 +34,8 @@ export function toRefundView(refund: RefundEntity, attempts: ChargeAttemptEntity
   return {
     id: refund.id,
     chargeId: refund.chargeId,
+    providerChargeId: refund.providerChargeId,
+    proposalId: refund.proposalId,
     amountCents: refund.amountCents,
     currency: refund.currency,
     reason: refund.reason,

@@ -6,6 +6,7 @@ import type { EntityManager } from 'typeorm';
  * payload it sent, every provider call, every transition, every webhook event for those attempts.
  */
 export interface ReviewEvidence {
+  /** The charge; for the refund of a proposal (no charge of ours), that refund. */
   charge: Record<string, unknown>;
   attempts: Array<Record<string, unknown>>;
   providerCalls: Array<Record<string, unknown>>;
@@ -15,37 +16,46 @@ export interface ReviewEvidence {
   snapshot: unknown;
 }
 
-export async function readReviewEvidence(em: EntityManager, chargeId: string, snapshot: unknown): Promise<ReviewEvidence> {
+/** Whose attempts are the evidence: the charge's, or (for an executed refund proposal, no charge of ours) the refund's. */
+export type EvidenceOwner = { chargeId: string } | { refundId: string };
+
+export async function readReviewEvidence(em: EntityManager, owner: EvidenceOwner, snapshot: unknown): Promise<ReviewEvidence> {
+  const [ownerColumn, ownerId] = 'chargeId' in owner ? ['charge_id', owner.chargeId] : ['refund_id', owner.refundId];
   const [[charge], attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
-      `SELECT id, order_id AS "orderId", amount_cents::float8 AS "amountCents", currency, customer_id AS "customerId",
-              payment_method_id AS "paymentMethodId", provider, created_by AS "createdBy", created_at AS "createdAt"
-         FROM charges WHERE id = $1`,
-      [chargeId],
+      'chargeId' in owner
+        ? `SELECT id, order_id AS "orderId", amount_cents::float8 AS "amountCents", currency, customer_id AS "customerId",
+                  payment_method_id AS "paymentMethodId", provider, created_by AS "createdBy", created_at AS "createdAt"
+             FROM charges WHERE id = $1`
+        : // No charge of ours: the refund of a proposal, and the provider charge it returns money from.
+          `SELECT id, proposal_id AS "proposalId", provider_charge_id AS "providerChargeId", amount_cents::float8 AS "amountCents",
+                  currency, reason, created_by AS "createdBy", created_at AS "createdAt"
+             FROM refunds WHERE id = $1`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_charge_id AS "providerChargeId", payload,
               payload_hash AS "payloadHash", http_attempts AS "httpAttempts", resolution_tries AS "resolutionTries",
               last_error AS "lastError", created_at AS "createdAt", last_sent_at AS "lastSentAt",
               unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
-         FROM charge_attempts WHERE charge_id = $1 ORDER BY created_at, id`,
-      [chargeId],
+         FROM charge_attempts WHERE ${ownerColumn} = $1 ORDER BY created_at, id`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
-         FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.charge_id = $1 ORDER BY p.at, p.id`,
-      [chargeId],
+         FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY p.at, p.id`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT t.attempt_id AS "attemptId", t.at, t.from_status AS "from", t.to_status AS "to", t.cause, t.actor, t.detail
-         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id WHERE a.charge_id = $1 ORDER BY t.at, t.id`,
-      [chargeId],
+         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY t.at, t.id`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT w.attempt_id AS "attemptId", w.received_at AS "receivedAt", w.event_id AS "eventId", w.type,
               w.provider_charge_id AS "providerChargeId", w.disposition, w.detail, w.payload
-         FROM webhook_events w JOIN charge_attempts a ON a.id = w.attempt_id WHERE a.charge_id = $1 ORDER BY w.received_at, w.id`,
-      [chargeId],
+         FROM webhook_events w JOIN charge_attempts a ON a.id = w.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY w.received_at, w.id`,
+      [ownerId],
     ),
   ]);
   return { charge, attempts, providerCalls, transitions, webhookEvents, snapshot };

@@ -10,8 +10,8 @@ import { ReviewProviderEvidenceError } from './review.errors.js';
 export interface CheckSubject {
   reviewItemId: string;
   attemptId: string;
-  chargeId: string;
-  customerId: string;
+  chargeId: string | null;
+  customerId: string | null;
   provider: string;
   amountCents: number;
   currency: string;

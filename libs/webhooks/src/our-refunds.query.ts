@@ -28,3 +28,12 @@ export async function refundedTotalExplained(em: EntityManager, chargeId: string
   const ourCents = Number(row.ours);
   return { explained: refundedCents <= ourCents, ourCents };
 }
+
+/** Whether refunds of approved proposals for this provider charge (succeeded or still open) cover its refunded total. */
+export async function proposalRefundsExplain(em: EntityManager, providerChargeId: string, refundedCents: number): Promise<boolean> {
+  const [row] = await em.query<Array<{ ours: string }>>(
+    `SELECT COALESCE(sum(amount_cents), 0) AS ours FROM refunds WHERE provider_charge_id = $1 AND released_at IS NULL`,
+    [providerChargeId],
+  );
+  return refundedCents <= Number(row.ours);
+}

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition } from '@app/attempts';
 import type { MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
-import { matchRefundAttempt, refundedTotalExplained } from './our-refunds.query.js';
+import { matchRefundAttempt, proposalRefundsExplain, refundedTotalExplained } from './our-refunds.query.js';
 import { UnknownWebhookProviderError, WebhookRejectedError } from './webhooks.errors.js';
 
 export const WEBHOOK_DECODERS = Symbol('WEBHOOK_DECODERS');
@@ -19,7 +19,7 @@ type EventDecision =
   | FactDisposition
   | { action: 'review'; reason: 'provider_refund' | 'dispute_opened' | 'dispute_closed' }
   /** The provider's refunded total, kept on the charge, is what our own refunds account for: nothing to decide. */
-  | { action: 'recorded'; reason: 'refund_explained_by_ours' };
+  | { action: 'recorded'; reason: 'refund_explained_by_ours' | 'refund_explained_by_proposal' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -68,7 +68,7 @@ export class WebhookIngestService {
     }
     const evidence = { webhookEventId: event.eventId, type: event.type, providerChargeId: event.providerChargeId };
     const decision: EventDecision = event.afterSuccess
-      ? await this.recordMoneyMovedBack(em, attemptId, event.afterSuccess, evidence)
+      ? await this.recordMoneyMovedBack(em, attemptId, event.afterSuccess, event.providerChargeId, evidence)
       : await this.facts.apply(em, attemptId, event, { cause: 'webhook', actor: `webhook:${provider}`, evidence });
     return this.finish(em, provider, event, eventRowId, attemptId, decision);
   }
@@ -85,9 +85,25 @@ export class WebhookIngestService {
    * status is final, so redelivered or reordered events cannot move either backwards), and shown to a person:
    * none of our attempts explains money going back.
    */
-  private async recordMoneyMovedBack(em: EntityManager, attemptId: string, moved: MoneyMovedBack, evidence: Record<string, unknown>): Promise<EventDecision> {
+  private async recordMoneyMovedBack(
+    em: EntityManager,
+    attemptId: string,
+    moved: MoneyMovedBack,
+    providerChargeId: string | null,
+    evidence: Record<string, unknown>,
+  ): Promise<EventDecision> {
     const locked = await lockChargeAndAttempt(em, attemptId);
     if (!locked) return { action: 'none', reason: 'not_actionable' };
+    if (locked.chargeId === null || (providerChargeId !== null && locked.providerChargeId !== null && providerChargeId !== locked.providerChargeId)) {
+      // Another provider charge carrying our reference (a second charge): its totals are not our charge's, and
+      // only the refund of its approved proposal explains money going back from it.
+      if (moved.kind === 'refund' && moved.refundedCents !== null && providerChargeId !== null && (await proposalRefundsExplain(em, providerChargeId, moved.refundedCents))) {
+        return { action: 'recorded', reason: 'refund_explained_by_proposal' };
+      }
+      const reason = moved.kind === 'refund' ? 'provider_refund' : moved.closed ? 'dispute_closed' : 'dispute_opened';
+      await openReviewItem(em, attemptId, reason, { ...evidence, ...moved, recordedStatus: locked.status, otherProviderCharge: true });
+      return { action: 'review', reason };
+    }
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
       await em.query(`UPDATE charges SET refunded_cents = GREATEST(refunded_cents, $2), updated_at = now() WHERE id = $1`, [locked.chargeId, moved.refundedCents]);
     }

@@ -56,14 +56,20 @@ export class AcknowledgeDivergenceDto {
   note: string;
 }
 
-export class DecideRefundProposalDto {
+export class ApproveRefundProposalDto {
   @ApiPropertyOptional({ example: 'customer confirmed the double charge' })
   @IsOptional() @IsString() @Length(1, 2000)
   note?: string;
 }
 
+export class RejectRefundProposalDto {
+  @ApiProperty({ description: 'why the money stays (required)', example: 'the customer paid twice on purpose, ticket FIN-31' })
+  @IsString() @Length(1, 2000)
+  note: string;
+}
+
 export class ListRefundProposalsQuery {
-  @ApiPropertyOptional({ enum: ['proposed', 'approved', 'rejected', 'executed'] })
-  @IsOptional() @IsIn(['proposed', 'approved', 'rejected', 'executed'])
-  state?: 'proposed' | 'approved' | 'rejected' | 'executed';
+  @ApiPropertyOptional({ enum: ['proposed', 'rejected', 'executed'] })
+  @IsOptional() @IsIn(['proposed', 'rejected', 'executed'])
+  state?: 'proposed' | 'rejected' | 'executed';
 }

@@ -55,9 +55,10 @@ export class RefundProposalViewDoc {
   @ApiProperty() amountCents: number;
   @ApiProperty() currency: string;
   @ApiProperty({ enum: ['provider_only', 'duplicate_charge'] }) reason: string;
-  @ApiProperty({ enum: ['proposed', 'approved', 'rejected', 'executed'] }) state: string;
+  @ApiProperty({ enum: ['proposed', 'rejected', 'executed'] }) state: string;
   @ApiPropertyOptional({ nullable: true }) decidedBy: string | null;
   @ApiPropertyOptional({ nullable: true }) decidedAt: Date | null;
   @ApiPropertyOptional({ nullable: true }) decisionNote: string | null;
+  @ApiPropertyOptional({ nullable: true, description: 'the refund that executed it (GET /refunds/:id)' }) refundId: string | null;
   @ApiProperty() createdAt: Date;
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } fr
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { RefundProposalsService, type RefundProposalView } from '@app/reconciliation';
-import { DecideRefundProposalDto, ListRefundProposalsQuery } from './reconciliation.dto.js';
+import { ApproveRefundProposalDto, ListRefundProposalsQuery, RejectRefundProposalDto } from './reconciliation.dto.js';
 import { RefundProposalViewDoc } from './reconciliation.view-classes.js';
 
 @ApiTags('reconciliation')
@@ -20,15 +20,15 @@ export class RefundProposalsController {
 
   @Post(':id/approve')
   @HttpCode(200)
-  @ApiOkResponse({ type: RefundProposalViewDoc })
-  approve(@Param('id', ParseUUIDPipe) id: string, @Body() body: DecideRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
+  @ApiOkResponse({ type: RefundProposalViewDoc, description: 'executes the proposal: its refund is created and sent (see refundId); 409 once decided' })
+  approve(@Param('id', ParseUUIDPipe) id: string, @Body() body: ApproveRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
     return this.proposals.approve(id, actor.name, body.note ?? null);
   }
 
   @Post(':id/reject')
   @HttpCode(200)
   @ApiOkResponse({ type: RefundProposalViewDoc })
-  reject(@Param('id', ParseUUIDPipe) id: string, @Body() body: DecideRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
-    return this.proposals.reject(id, actor.name, body.note ?? null);
+  reject(@Param('id', ParseUUIDPipe) id: string, @Body() body: RejectRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
+    return this.proposals.reject(id, actor.name, body.note);
   }
 }

@@ -17,7 +17,9 @@ export class RefundAttemptViewDto implements RefundAttemptView {
 
 export class RefundViewDto implements RefundView {
   @ApiProperty() id: string;
-  @ApiProperty() chargeId: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null for the refund of a provider charge that is none of ours (an executed refund proposal)' }) chargeId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the refunded provider charge, for the refund of a proposal' }) providerChargeId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the refund proposal this refund executes' }) proposalId: string | null;
   @ApiProperty({ description: 'integer minor units' }) amountCents: number;
   @ApiProperty({ example: 'usd' }) currency: string;
   @ApiProperty({ type: String, nullable: true }) reason: string | null;

@@ -16,11 +16,11 @@ export class ReviewItemViewDoc {
   @ApiProperty({ enum: ['open', 'claimed', 'awaiting_second', 'closed'] }) state: string;
   @ApiProperty({ format: 'uuid' }) attemptId: string;
   @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) attemptStatus: string;
-  @ApiProperty({ format: 'uuid' }) chargeId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for the refund of an executed refund proposal (no charge of ours)' }) chargeId: string | null;
   @ApiProperty() provider: string;
   @ApiProperty() amountCents: number;
   @ApiProperty() currency: string;
-  @ApiProperty() customerId: string;
+  @ApiProperty({ type: String, nullable: true }) customerId: string | null;
   @ApiProperty({ format: 'date-time' }) openedAt: string;
   @ApiPropertyOptional({ type: String, nullable: true }) claimedBy: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) claimExpiresAt: string | null;

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 /** Audit trail: every status change of an attempt, who caused it and why. Append-only. */
@@ -10,7 +10,7 @@ export class AttemptTransitionEntity {
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
   @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'attempt_transitions_attempt_id_fkey' })
-  attempt?: ChargeAttemptEntity;
+  attempt?: Relation<ChargeAttemptEntity>;
   @Column('text', { name: 'from_status', nullable: true }) fromStatus: string | null;
   @Column('text', { name: 'to_status' }) toStatus: string;
   @Column('text') cause: string;

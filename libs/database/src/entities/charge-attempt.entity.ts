@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
 import { ChargeEntity } from './charge.entity.js';
 import { RefundEntity } from './refund.entity.js';
 
@@ -22,19 +22,21 @@ export type AttemptOperationColumn = 'charge' | 'refund';
 @Index('ix_charge_attempts_succeeded_created', ['provider', 'createdAt'], { where: `status = 'succeeded'` })
 @Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
 @Check('charge_attempts_operation_check', `operation IN ('charge','refund')`)
+@Check('charge_attempts_charge_id_check', `operation <> 'charge' OR charge_id IS NOT NULL`)
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'charge_id' }) chargeId: string;
-  @ManyToOne(() => ChargeEntity, { nullable: false })
+  /** Null only for a refund attempt of an executed refund proposal, which refunds no charge of ours. */
+  @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
+  @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'charge_attempts_charge_id_fkey' })
-  charge?: ChargeEntity;
+  charge?: Relation<ChargeEntity>;
   /** A refund attempt's `charge_id` is the charge it refunds. */
   @Column('text', { default: 'charge' }) operation: AttemptOperationColumn;
   @Column('uuid', { name: 'refund_id', nullable: true }) refundId: string | null;
   @ManyToOne(() => RefundEntity, { nullable: true })
   @JoinColumn({ name: 'refund_id', foreignKeyConstraintName: 'charge_attempts_refund_id_fkey' })
-  refund?: RefundEntity;
+  refund?: Relation<RefundEntity>;
   @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
   @Column('text') provider: string;
   @Column('text') status: AttemptStatusColumn;

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn, type Relation } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity.js';
 import { bigintNumber } from './bigint-number.transformer.js';
 
@@ -16,7 +16,7 @@ export class LedgerAccountEntity {
   @Column('text', { name: 'owner_token_name' }) ownerTokenName: string;
   @ManyToOne(() => ApiTokenEntity, { nullable: false })
   @JoinColumn({ name: 'owner_token_name', referencedColumnName: 'name', foreignKeyConstraintName: 'ledger_accounts_owner_token_name_fkey' })
-  owner?: ApiTokenEntity;
+  owner?: Relation<ApiTokenEntity>;
   @Column('char', { length: 3 }) currency: string;
   @Column('bigint', { name: 'available_cents', default: 0, transformer: bigintNumber }) availableCents: number;
   @Column('bigint', { name: 'reserved_cents', default: 0, transformer: bigintNumber }) reservedCents: number;

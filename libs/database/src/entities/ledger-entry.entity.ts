@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, type Relation } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 import { LedgerAccountEntity } from './ledger-account.entity.js';
 
@@ -19,7 +19,7 @@ export class LedgerEntryEntity {
   @Column('uuid', { name: 'account_id' }) accountId: string;
   @ManyToOne(() => LedgerAccountEntity, { nullable: false })
   @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'ledger_entries_account_id_fkey' })
-  account?: LedgerAccountEntity;
+  account?: Relation<LedgerAccountEntity>;
   @Column('text') kind: LedgerEntryKind;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   /** What the movement is for (a funding reference, a payout attempt id): its exactly-once key. */

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 /** Evidence: every call made to a provider for an attempt and what it proved. Shown to reviewers. */
@@ -9,7 +9,7 @@ export class ProviderCallEntity {
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
   @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'provider_calls_attempt_id_fkey' })
-  attempt?: ChargeAttemptEntity;
+  attempt?: Relation<ChargeAttemptEntity>;
   /** `create` or `lookup`. */
   @Column('text') kind: string;
   @Column('text') outcome: string;

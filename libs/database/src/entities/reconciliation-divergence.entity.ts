@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
@@ -22,7 +22,7 @@ export class ReconciliationDivergenceEntity {
   @Column('uuid', { name: 'run_id' }) runId: string;
   @ManyToOne(() => ReconciliationRunEntity, { nullable: false })
   @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'reconciliation_divergences_run_id_fkey' })
-  run?: ReconciliationRunEntity;
+  run?: Relation<ReconciliationRunEntity>;
   @Column('text') kind: DivergenceKindColumn;
   @Column('text') provider: string;
   @Column('date') day: string;
@@ -31,11 +31,11 @@ export class ReconciliationDivergenceEntity {
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'reconciliation_divergences_charge_id_fkey' })
-  charge?: ChargeEntity;
+  charge?: Relation<ChargeEntity>;
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
   @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'reconciliation_divergences_attempt_id_fkey' })
-  attempt?: ChargeAttemptEntity;
+  attempt?: Relation<ChargeAttemptEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
   @Column('jsonb') detail: object;

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeEntity } from './charge.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
@@ -18,7 +18,7 @@ export class ReconciliationMoneyMovementEntity {
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'reconciliation_money_movements_charge_id_fkey' })
-  charge?: ChargeEntity;
+  charge?: Relation<ChargeEntity>;
   /** Signed as in the statement: a refund or dispute is negative. */
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
@@ -26,5 +26,5 @@ export class ReconciliationMoneyMovementEntity {
   @Column('uuid', { name: 'run_id' }) runId: string;
   @ManyToOne(() => ReconciliationRunEntity, { nullable: false })
   @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'reconciliation_money_movements_run_id_fkey' })
-  run?: ReconciliationRunEntity;
+  run?: Relation<ReconciliationRunEntity>;
 }

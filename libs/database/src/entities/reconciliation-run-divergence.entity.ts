@@ -1,4 +1,4 @@
-import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { ReconciliationDivergenceEntity } from './reconciliation-divergence.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
 
@@ -9,8 +9,8 @@ export class ReconciliationRunDivergenceEntity {
   @PrimaryColumn('uuid', { name: 'divergence_id' }) divergenceId: string;
   @ManyToOne(() => ReconciliationRunEntity, { nullable: false })
   @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'reconciliation_run_divergences_run_id_fkey' })
-  run?: ReconciliationRunEntity;
+  run?: Relation<ReconciliationRunEntity>;
   @ManyToOne(() => ReconciliationDivergenceEntity, { nullable: false })
   @JoinColumn({ name: 'divergence_id', foreignKeyConstraintName: 'reconciliation_run_divergences_divergence_id_fkey' })
-  divergence?: ReconciliationDivergenceEntity;
+  divergence?: Relation<ReconciliationDivergenceEntity>;
 }

@@ -1,9 +1,10 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation, Unique, UpdateDateColumn } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeEntity } from './charge.entity.js';
 import { ReconciliationDivergenceEntity } from './reconciliation-divergence.entity.js';
+import { RefundEntity } from './refund.entity.js';
 
-export type RefundProposalState = 'proposed' | 'approved' | 'rejected' | 'executed';
+export type RefundProposalState = 'proposed' | 'rejected' | 'executed';
 
 /**
  * Money the provider took that we never meant to keep (a provider-only or second charge): a person approves
@@ -13,19 +14,20 @@ export type RefundProposalState = 'proposed' | 'approved' | 'rejected' | 'execut
 @Unique('uq_refund_proposals_divergence', ['divergenceId'])
 @Index('ix_refund_proposals_state', ['state', 'createdAt'])
 @Check('refund_proposals_amount_cents_check', `amount_cents > 0`)
-@Check('refund_proposals_state_check', `state IN ('proposed','approved','rejected','executed')`)
+@Check('refund_proposals_state_check', `state IN ('proposed','rejected','executed')`)
+@Check('refund_proposals_refund_id_check', `(state = 'executed') = (refund_id IS NOT NULL)`)
 export class RefundProposalEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid', { name: 'divergence_id' }) divergenceId: string;
   @ManyToOne(() => ReconciliationDivergenceEntity, { nullable: false })
   @JoinColumn({ name: 'divergence_id', foreignKeyConstraintName: 'refund_proposals_divergence_id_fkey' })
-  divergence?: ReconciliationDivergenceEntity;
+  divergence?: Relation<ReconciliationDivergenceEntity>;
   @Column('text') provider: string;
   @Column('text', { name: 'provider_charge_id' }) providerChargeId: string;
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'refund_proposals_charge_id_fkey' })
-  charge?: ChargeEntity;
+  charge?: Relation<ChargeEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
   @Column('text') reason: string;
@@ -33,6 +35,11 @@ export class RefundProposalEntity {
   @Column('text', { name: 'decided_by', nullable: true }) decidedBy: string | null;
   @Column('timestamptz', { name: 'decided_at', nullable: true }) decidedAt: Date | null;
   @Column('text', { name: 'decision_note', nullable: true }) decisionNote: string | null;
+  /** The refund that executed it, once approved: set in the same transaction that creates the refund. */
+  @Column('uuid', { name: 'refund_id', nullable: true }) refundId: string | null;
+  @ManyToOne(() => RefundEntity, { nullable: true })
+  @JoinColumn({ name: 'refund_id', foreignKeyConstraintName: 'refund_proposals_refund_id_fkey' })
+  refund?: Relation<RefundEntity>;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

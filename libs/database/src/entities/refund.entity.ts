@@ -1,6 +1,7 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation, UpdateDateColumn } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeEntity } from './charge.entity.js';
+import { RefundProposalEntity } from './refund-proposal.entity.js';
 
 /**
  * Money going back for part or all of a succeeded charge. Realised by attempts (`charge_attempts` rows with
@@ -11,19 +12,32 @@ import { ChargeEntity } from './charge.entity.js';
 @Index('ix_refunds_charge', ['chargeId', 'createdAt'])
 @Index('uq_refunds_proposal', ['proposalId'], { unique: true, where: `"proposal_id" IS NOT NULL` })
 @Check('refunds_amount_cents_check', `amount_cents > 0`)
+@Check(
+  'refunds_target_check',
+  `(charge_id IS NOT NULL AND provider_charge_id IS NULL AND proposal_id IS NULL) OR (charge_id IS NULL AND provider_charge_id IS NOT NULL AND proposal_id IS NOT NULL)`,
+)
 export class RefundEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'charge_id' }) chargeId: string;
-  @ManyToOne(() => ChargeEntity, { nullable: false })
+  /** The charge of ours it refunds; null for an executed refund proposal, which names a provider charge instead. */
+  @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
+  @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'refunds_charge_id_fkey' })
-  charge?: ChargeEntity;
+  charge?: Relation<ChargeEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('char', { length: 3 }) currency: string;
   @Column('text', { nullable: true }) reason: string | null;
   /** The token name that asked for it. */
   @Column('text', { name: 'created_by' }) createdBy: string;
+  /**
+   * For an executed refund proposal: the provider charge it returns money from (a provider-only charge, or a
+   * second charge for one of ours), which is not our charge's success.
+   */
+  @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
   /** The refund proposal (reconciliation, review) this refund executes, if any; unique, so it executes once. */
   @Column('uuid', { name: 'proposal_id', nullable: true }) proposalId: string | null;
+  @ManyToOne(() => RefundProposalEntity, { nullable: true })
+  @JoinColumn({ name: 'proposal_id', foreignKeyConstraintName: 'refunds_proposal_id_fkey' })
+  proposal?: Relation<RefundProposalEntity>;
   /** Set when its attempt was finally failed and its amount given back to the charge's refundable amount. */
   @Column('timestamptz', { name: 'released_at', nullable: true }) releasedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { ReviewItemEntity } from './review-item.entity.js';
 
 export type ReviewAuditAction = 'claim' | 'release' | 'decide' | 'confirm' | 'reject' | 'escalate' | 'reopen';
@@ -15,7 +15,7 @@ export class ReviewAuditEntity {
   @Column('uuid', { name: 'review_item_id' }) reviewItemId: string;
   @ManyToOne(() => ReviewItemEntity, { nullable: false })
   @JoinColumn({ name: 'review_item_id', foreignKeyConstraintName: 'review_audit_review_item_id_fkey' })
-  reviewItem?: ReviewItemEntity;
+  reviewItem?: Relation<ReviewItemEntity>;
   @Column('text') actor: string;
   @Column('text') action: ReviewAuditAction;
   @Column('text', { nullable: true }) decision: string | null;

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn, type Relation } from 'typeorm';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 /** open → claimed (one reviewer, expires) → closed, or → awaiting_second (four-eyes) → closed | open. */
@@ -22,7 +22,7 @@ export class ReviewItemEntity {
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
   @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'review_items_attempt_id_fkey' })
-  attempt?: ChargeAttemptEntity;
+  attempt?: Relation<ChargeAttemptEntity>;
   @Column('text') reason: string;
   @Column('jsonb') evidence: object;
   @Column('text') state: ReviewItemState;

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 
 /** Every provider event received, once per provider event id; kept as evidence whatever it did. */
@@ -14,7 +14,7 @@ export class WebhookEventEntity {
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
   @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'webhook_events_attempt_id_fkey' })
-  attempt?: ChargeAttemptEntity;
+  attempt?: Relation<ChargeAttemptEntity>;
   @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
   /** applied | no_change | flagged | unmatched */
   @Column('text') disposition: string;

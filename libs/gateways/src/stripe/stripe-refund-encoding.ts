@@ -9,7 +9,7 @@ export function encodeStripeRefund(request: RefundRequest): string {
   const fields: Array<[string, string | number]> = [
     ['payment_intent', request.providerChargeId],
     ['amount', request.amountCents],
-    ['metadata[charge_id]', request.chargeId],
+    ...(request.chargeId === null ? [] : [['metadata[charge_id]', request.chargeId] as [string, string]]),
     ['metadata[refund_id]', request.refundId],
     ['metadata[refund_attempt_id]', request.attemptId],
   ];

@@ -7,6 +7,10 @@ describe('Stripe refunds', () => {
   it('encodes a refund in one fixed order with its amount and our references', () => {
     const body = encodeStripeRefund({ attemptId: 'att-1', refundId: 'ref-1', chargeId: 'chg-1', providerChargeId: 'pi_1', amountCents: 1200, currency: 'usd' });
     expect(body).toBe('payment_intent=pi_1&amount=1200&metadata[charge_id]=chg-1&metadata[refund_id]=ref-1&metadata[refund_attempt_id]=att-1');
+    // The refund of a provider charge that is none of ours (an executed proposal) names no charge of ours.
+    expect(encodeStripeRefund({ attemptId: 'att-2', refundId: 'ref-2', chargeId: null, providerChargeId: 'pi_2', amountCents: 700, currency: 'usd' })).toBe(
+      'payment_intent=pi_2&amount=700&metadata[refund_id]=ref-2&metadata[refund_attempt_id]=att-2',
+    );
   });
 
   it.each([
