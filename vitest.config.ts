@@ -22,6 +22,8 @@ export default defineConfig({
       DATABASE_URL: TEST_DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // Worker processes spawned by tests pick a free port for /metrics, so parallel files never collide.
+      WORKER_HTTP_PORT: '0',
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -29,6 +29,10 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(0)
   PORT = 3000;
 
+  /** The worker's own HTTP port, serving only /health and /metrics (0 picks a free port). */
+  @Type(() => Number) @IsInt() @Min(0)
+  WORKER_HTTP_PORT = 3001;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
