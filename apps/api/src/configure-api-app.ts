@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { DomainErrorFilter } from './domain-error.filter.js';
+import { mountQueueBoard } from './admin/queue-board.js';
 
 /** Everything main.ts and the e2e tests must set up identically. */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
@@ -29,5 +30,6 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
       .build(),
   );
   SwaggerModule.setup('docs', app, document);
+  mountQueueBoard(app);
   return app;
 }

@@ -3,14 +3,11 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { Gauge } from 'prom-client';
-import { MAINTENANCE_QUEUE, RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from '@app/queues';
+import { QUEUE_NAMES } from '@app/queues';
 import { metricsRegistry } from './metrics.js';
 
 const NAME = 'charge_once_queue_jobs';
 const STATES = ['waiting', 'active', 'delayed', 'failed', 'paused'] as const;
-
-/** Every queue this process can see, by name. */
-export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, MAINTENANCE_QUEUE, ...RESOLUTION_PROVIDERS.map(resolutionQueueFor)];
 
 /**
  * Jobs per queue and state, asked of Redis (getJobCounts) when Prometheus scrapes, so the figure is the
