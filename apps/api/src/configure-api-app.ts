@@ -1,9 +1,10 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /** Everything main.ts and the e2e tests must set up identically. */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
@@ -21,15 +22,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   );
   app.useGlobalFilters(new DomainErrorFilter());
   app.enableShutdownHooks();
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('charge-once')
-      .setDescription('Charges that happen exactly once, payouts that never go out twice.')
-      .addBearerAuth()
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document);
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app));
   mountQueueBoard(app);
   return app;
 }
