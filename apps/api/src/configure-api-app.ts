@@ -4,13 +4,13 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
+import { hardenHttp } from './edge/http-hardening.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /** Everything main.ts and the e2e tests must set up identically. */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
-  // Provider events can outgrow Express's 100 kB default; a 413 would be retried by the provider for days.
-  app.useBodyParser('json', { limit: '1mb' });
+  hardenHttp(app);
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

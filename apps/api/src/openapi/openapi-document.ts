@@ -22,9 +22,10 @@ export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject
 const AUTH_ERRORS = {
   401: { description: 'missing, unknown or revoked bearer token', example: { statusCode: 401, error: 'Unauthorized', message: 'missing bearer token in the Authorization header' } },
   403: { description: "the token's role may not call this route", example: { statusCode: 403, error: 'Forbidden', message: 'this endpoint needs role merchant; token has reviewer' } },
+  429: { description: "the token's rate limit (API_RATE_LIMIT per window) is spent; Retry-After says when to come back", example: { statusCode: 429, message: 'ThrottlerException: Too Many Requests' } },
 } as const;
 
-/** Every route behind the bearer guard answers 401 and 403 the same way; said once here rather than on each route. */
+/** Every route behind the bearer guard answers 401, 403 and 429 the same way; said once here rather than on each route. */
 function withAuthErrors(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
     for (const op of [item.get, item.post, item.put, item.patch, item.delete]) {
