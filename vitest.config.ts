@@ -22,6 +22,10 @@ export default defineConfig({
       DATABASE_URL: TEST_DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // Worker processes spawned by tests pick a free port for /metrics, so parallel files never collide.
+      WORKER_HTTP_PORT: '0',
+      // Tests hammer one token far past any sane production budget; the rate-limit test sets its own.
+      API_RATE_LIMIT: '100000000',
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

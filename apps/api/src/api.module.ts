@@ -11,6 +11,7 @@ import { ReviewQueueModule } from '@app/review';
 import { RefundsModule } from '@app/refunds';
 import { ReconciliationModule } from '@app/reconciliation';
 import { WebhooksModule } from '@app/webhooks';
+import { RateLimitModule } from './edge/rate-limit.module.js';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { ChargesController } from './charges/charges.controller.js';
 import { RefundsController } from './refunds/refunds.controller.js';
@@ -21,7 +22,7 @@ import { ReconciliationController } from './reconciliation/reconciliation.contro
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, RateLimitModule],
   controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController],
 })
 export class ApiModule {}

@@ -1,14 +1,16 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { DomainErrorFilter } from './domain-error.filter.js';
+import { mountQueueBoard } from './admin/queue-board.js';
+import { hardenHttp } from './edge/http-hardening.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /** Everything main.ts and the e2e tests must set up identically. */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
-  // Provider events can outgrow Express's 100 kB default; a 413 would be retried by the provider for days.
-  app.useBodyParser('json', { limit: '1mb' });
+  hardenHttp(app);
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
@@ -20,14 +22,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   );
   app.useGlobalFilters(new DomainErrorFilter());
   app.enableShutdownHooks();
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('charge-once')
-      .setDescription('Charges that happen exactly once, payouts that never go out twice.')
-      .addBearerAuth()
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document);
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app));
+  mountQueueBoard(app);
   return app;
 }

@@ -15,7 +15,7 @@ export interface ServiceProcess {
 /** Starts a built app (`apps/api`, `apps/worker`) as its own process, sampling its memory. */
 export function startService(app: 'api' | 'worker', env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, [`${DIST}apps/${app}/src/main.js`], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let sampledPeak = 0;

@@ -1,10 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { loadConfigOrExit } from '@app/config';
-import { WorkerModule } from './worker.module.js';
+import { AppConfig, loadConfigOrExit } from '@app/config';
+import { WorkerHttpModule } from './worker-http.module.js';
 
 loadConfigOrExit();
-const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+const app = await NestFactory.create<NestExpressApplication>(WorkerHttpModule, { bufferLogs: true });
 app.useLogger(app.get(Logger));
+app.disable('x-powered-by');
 app.enableShutdownHooks();
+await app.listen(app.get(AppConfig).WORKER_HTTP_PORT);
+app.get(Logger).log(`worker /health and /metrics on port ${(app.getHttpServer().address() as { port: number }).port}`);

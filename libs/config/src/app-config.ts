@@ -27,8 +27,23 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(0)
   PORT = 3000;
 
+  /** The worker's own HTTP port, serving only /health and /metrics (0 picks a free port). */
+  @Type(() => Number) @IsInt() @Min(0)
+  WORKER_HTTP_PORT = 3001;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /** Requests one API token may make per API_RATE_LIMIT_WINDOW_MS, across every api process (Redis); past it, 429. */
+  @Type(() => Number) @IsInt() @Min(1)
+  API_RATE_LIMIT = 6000;
+
+  @Type(() => Number) @IsInt() @Min(1000)
+  API_RATE_LIMIT_WINDOW_MS = 60_000;
+
+  /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
+  @Type(() => Number) @IsInt() @Min(1024)
+  MAX_BODY_BYTES = 1_048_576;
 
   /** `role:token` pairs, comma separated, upserted at boot for development and tests. */
   @IsOptional() @IsString() @Matches(/^\s*((merchant|reviewer|admin):[^,:\s]{16,})(\s*,\s*(merchant|reviewer|admin):[^,:\s]{16,})*\s*$/, {

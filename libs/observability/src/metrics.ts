@@ -34,3 +34,11 @@ export const unknownToCertaintySeconds = new Histogram({
   buckets: [1, 5, 30, 60, 300, 900, 1800, 3600, 21600, 86400],
   registers: [metricsRegistry],
 });
+
+/** What each resolution try decided: apply (found), fail_not_found, wait, or review. */
+export const resolutionDecisionsTotal = new Counter({
+  name: 'charge_once_resolution_decisions_total',
+  help: 'Resolution tries of unknown attempts, by the decision each one reached',
+  labelNames: ['provider', 'action'] as const,
+  registers: [metricsRegistry],
+});

@@ -12,3 +12,6 @@ export const RESOLUTION_PROVIDERS = ['stripe', 'asaas'] as const;
 export function resolutionQueueFor(provider: string): string {
   return `attempt-resolution-${provider}`;
 }
+
+/** Every queue, for the queue board and the queue depth gauge. */
+export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, MAINTENANCE_QUEUE, ...RESOLUTION_PROVIDERS.map(resolutionQueueFor)];

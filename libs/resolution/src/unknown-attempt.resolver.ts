@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
+import { resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type LookupResult, type PaymentGateway } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
@@ -54,6 +55,7 @@ export class UnknownAttemptResolver {
       maxTries: this.config.RESOLUTION_MAX_TRIES,
       expected: target.expected,
     });
+    resolutionDecisionsTotal.inc({ provider: attempt.provider, action: decision.action });
     this.logger.log({ attemptId, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, tryNumber, decision: decision.action }, 'resolution try');
     await this.act(attempt, decision, tryNumber, lookup);
     return decision;

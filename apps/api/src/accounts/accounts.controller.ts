@@ -6,6 +6,7 @@ import { InboundIdempotencyService } from '@app/charges';
 import { AccountsService, type AccountView, type BalanceView, type EntriesPage } from '@app/ledger';
 import { CreateAccountDto, CreditAccountDto, EntriesQueryDto } from './account.dto.js';
 import { AccountViewDoc, BalanceViewDoc, CreditViewDoc, EntriesPageDoc } from './account.views.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 /** Credits keep their Idempotency-Keys apart from charges': one key space per kind of request. */
 const CREDIT_SCOPE = 'ledger-credits';
@@ -21,6 +22,7 @@ export class AccountsController {
   ) {}
 
   @Post()
+  @ApiErrors({ 422: 'owner_token_unknown' })
   @Roles('admin')
   @ApiCreatedResponse({ type: AccountViewDoc })
   create(@Body() body: CreateAccountDto, @CurrentActor() actor: Actor): Promise<AccountView> {
@@ -28,24 +30,28 @@ export class AccountsController {
   }
 
   @Get(':id')
+  @ApiErrors({ 403: 'account_forbidden', 404: 'account_not_found' })
   @ApiOkResponse({ type: AccountViewDoc })
   get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<AccountView> {
     return this.accounts.view(id, actor);
   }
 
   @Get(':id/balance')
+  @ApiErrors({ 403: 'account_forbidden', 404: 'account_not_found' })
   @ApiOkResponse({ type: BalanceViewDoc })
   balance(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<BalanceView> {
     return this.accounts.balance(id, actor);
   }
 
   @Get(':id/entries')
+  @ApiErrors({ 400: 'invalid_cursor', 403: 'account_forbidden', 404: 'account_not_found' })
   @ApiOkResponse({ type: EntriesPageDoc })
   entries(@Param('id', ParseUUIDPipe) id: string, @Query() query: EntriesQueryDto, @CurrentActor() actor: Actor): Promise<EntriesPage> {
     return this.accounts.entries(id, actor, query);
   }
 
   @Post(':id/credits')
+  @ApiErrors({ 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['ledger_reference_reused', 'idempotency_key_reused'] })
   @Roles('admin')
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'same key and body replays the first response; other body → 422' })
   @ApiCreatedResponse({ type: CreditViewDoc })

@@ -1,9 +1,11 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
+import { ChargeViewDto } from './charge-view.dto.js';
 import { CreateChargeDto } from './create-charge.dto.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 @ApiTags('charges')
 @ApiBearerAuth()
@@ -16,6 +18,8 @@ export class ChargesController {
   ) {}
 
   @Post()
+  @ApiCreatedResponse({ type: ChargeViewDto, description: 'the charge; a replayed Idempotency-Key answers the first response with Idempotent-Replayed: true' })
+  @ApiErrors({ 400: ['invalid_charge_field', 'unknown_provider'], 409: ['idempotency_key_in_flight', 'charge_exists'], 422: 'idempotency_key_reused' })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key and body' })
   async create(
     @Body() body: CreateChargeDto,
@@ -35,12 +39,16 @@ export class ChargesController {
   }
 
   @Post(':id/submit')
+  @ApiOkResponse({ type: ChargeViewDto, description: 'at most one provider call; safe to repeat, concurrently' })
+  @ApiErrors({ 404: 'charge_not_found', 409: ['open_attempt_exists', 'illegal_transition'], 503: 'previous_attempt_unverified' })
   @HttpCode(200)
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
     return this.charges.submit(id, actor.name);
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: ChargeViewDto })
+  @ApiErrors({ 404: 'charge_not_found' })
   get(@Param('id', ParseUUIDPipe) id: string): Promise<ChargeView> {
     return this.charges.view(id);
   }

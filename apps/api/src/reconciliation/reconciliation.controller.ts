@@ -4,6 +4,7 @@ import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { ReconciliationQueries, ReconciliationRunsService, type DivergenceView, type RunView } from '@app/reconciliation';
 import { AcknowledgeDivergenceDto, CreateRunDto, ListDivergencesQuery, ListRunsQuery } from './reconciliation.dto.js';
 import { DivergencePageDoc, DivergenceViewDoc, RunAcceptedView, RunViewDoc } from './reconciliation.view-classes.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 @ApiTags('reconciliation')
 @ApiBearerAuth()
@@ -16,6 +17,7 @@ export class ReconciliationController {
   ) {}
 
   @Post('runs')
+  @ApiErrors({ 400: ['invalid_reconciliation_day', 'statement_unsupported', 'unknown_provider'], 409: 'reconciliation_run_running' })
   @HttpCode(202)
   @ApiAcceptedResponse({ type: RunAcceptedView, description: 'started; 409 with the running run id if the day is already running' })
   createRun(@Body() body: CreateRunDto, @CurrentActor() actor: Actor): Promise<{ id: string; status: 'running' }> {
@@ -29,18 +31,21 @@ export class ReconciliationController {
   }
 
   @Get('runs/:id')
+  @ApiErrors({ 404: 'reconciliation_run_not_found' })
   @ApiOkResponse({ type: RunViewDoc })
   getRun(@Param('id', ParseUUIDPipe) id: string): Promise<RunView> {
     return this.queries.run(id);
   }
 
   @Get('divergences')
+  @ApiErrors({ 400: 'invalid_cursor' })
   @ApiOkResponse({ type: DivergencePageDoc })
   listDivergences(@Query() query: ListDivergencesQuery): Promise<{ items: DivergenceView[]; nextCursor: string | null }> {
     return this.queries.divergences({ ...query, limit: query.limit ?? 50 });
   }
 
   @Post('divergences/:id/ack')
+  @ApiErrors({ 404: 'divergence_not_found' })
   @HttpCode(200)
   @ApiOkResponse({ type: DivergenceViewDoc })
   acknowledge(@Param('id', ParseUUIDPipe) id: string, @Body() body: AcknowledgeDivergenceDto, @CurrentActor() actor: Actor): Promise<DivergenceView> {

@@ -4,6 +4,7 @@ import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { RefundProposalsService, type RefundProposalView } from '@app/reconciliation';
 import { ApproveRefundProposalDto, ListRefundProposalsQuery, RejectRefundProposalDto } from './reconciliation.dto.js';
 import { RefundProposalViewDoc } from './reconciliation.view-classes.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 @ApiTags('reconciliation')
 @ApiBearerAuth()
@@ -19,6 +20,7 @@ export class RefundProposalsController {
   }
 
   @Post(':id/approve')
+  @ApiErrors({ 404: 'refund_proposal_not_found', 409: 'refund_proposal_decided' })
   @HttpCode(200)
   @ApiOkResponse({ type: RefundProposalViewDoc, description: 'executes the proposal: its refund is created and sent (see refundId); 409 once decided' })
   approve(@Param('id', ParseUUIDPipe) id: string, @Body() body: ApproveRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {
@@ -26,6 +28,7 @@ export class RefundProposalsController {
   }
 
   @Post(':id/reject')
+  @ApiErrors({ 404: 'refund_proposal_not_found', 409: 'refund_proposal_decided' })
   @HttpCode(200)
   @ApiOkResponse({ type: RefundProposalViewDoc })
   reject(@Param('id', ParseUUIDPipe) id: string, @Body() body: RejectRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {

@@ -6,6 +6,7 @@ import { InboundIdempotencyService } from '@app/charges';
 import { RefundsService, type RefundView } from '@app/refunds';
 import { CreateRefundDto } from './create-refund.dto.js';
 import { RefundViewDto } from './refund-view.dto.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 /** Inbound Idempotency-Keys of this route live in their own scope: one key on two routes never collides. */
 const REFUND_KEY_SCOPE = 'POST /charges/:id/refunds';
@@ -21,6 +22,7 @@ export class RefundsController {
   ) {}
 
   @Post('charges/:id/refunds')
+  @ApiErrors({ 404: 'charge_not_found', 409: ['idempotency_key_in_flight', 'refund_proposal_executed'], 422: ['charge_not_refundable', 'refund_exceeds_refundable', 'idempotency_key_reused'] })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, charge and body' })
   @ApiCreatedResponse({ type: RefundViewDto, description: 'the refund, after its first provider call' })
   async create(
@@ -41,6 +43,7 @@ export class RefundsController {
   }
 
   @Post('refunds/:id/submit')
+  @ApiErrors({ 404: 'refund_not_found', 409: 'open_attempt_exists', 503: 'previous_attempt_unverified' })
   @HttpCode(200)
   @ApiOkResponse({ type: RefundViewDto, description: 'sends the open attempt if due, or opens a new one after a failure' })
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<RefundView> {
@@ -48,6 +51,7 @@ export class RefundsController {
   }
 
   @Get('refunds/:id')
+  @ApiErrors({ 404: 'refund_not_found' })
   @ApiOkResponse({ type: RefundViewDto })
   get(@Param('id', ParseUUIDPipe) id: string): Promise<RefundView> {
     return this.refunds.view(id);

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AppConfig } from '@app/config';
+import { RedisThrottlerStorage } from './redis-throttler.storage.js';
+import { TokenThrottlerGuard } from './token-throttler.guard.js';
+
+/** Holds the storage as a provider, so Nest closes its Redis connection with the app. */
+@Module({ providers: [RedisThrottlerStorage], exports: [RedisThrottlerStorage] })
+class ThrottlerStorageModule {}
+
+/** Per-token rate limit (API_RATE_LIMIT requests per API_RATE_LIMIT_WINDOW_MS): 429 with Retry-After past it. */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      imports: [ThrottlerStorageModule],
+      inject: [AppConfig, RedisThrottlerStorage],
+      useFactory: (config: AppConfig, storage: RedisThrottlerStorage) => ({
+        // Named 'default' so the headers are the standard Retry-After and X-RateLimit-*, with no suffix.
+        throttlers: [{ name: 'default', limit: config.API_RATE_LIMIT, ttl: config.API_RATE_LIMIT_WINDOW_MS }],
+        storage,
+      }),
+    }),
+  ],
+  providers: [{ provide: APP_GUARD, useClass: TokenThrottlerGuard }],
+})
+export class RateLimitModule {}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
+
+describe('the edge of the api', () => {
+  let stack: TestStack;
+  let second: TestStack;
+  const queuePrefix = `edge-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    const env = { API_RATE_LIMIT: '5', API_RATE_LIMIT_WINDOW_MS: '60000', MAX_BODY_BYTES: '4096' };
+    stack = await startTestStack({ queuePrefix, env });
+    // A second api process on the same Redis and database: the budget is the token's, not the process's.
+    second = await startTestStack({ queuePrefix, env, sim: stack.sim });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await stack?.close();
+  });
+
+  it('sends helmet security headers and no x-powered-by', async () => {
+    const res = await stack.http.get('/health');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['strict-transport-security']).toBeDefined();
+  });
+
+  it('refuses a body over MAX_BODY_BYTES with 413 and creates nothing', async () => {
+    const body = newChargeBody({ orderId: `order-${'x'.repeat(5000)}` });
+    const res = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
+    expect(res.status).toBe(413);
+    const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM charges WHERE order_id LIKE 'order-xxxx%'`);
+    expect(n).toBe(0);
+  });
+
+  it('limits each token across api processes: 429 with Retry-After, other tokens and unauthenticated routes unaffected', async () => {
+    const merchant = stack.auth('merchant');
+    const missing = `/charges/${randomUUID()}`;
+    const statuses: number[] = [];
+    // Five requests spread over the two processes spend the token's budget of five.
+    for (const api of [stack, second, stack, second, stack]) statuses.push((await api.http.get(missing).set(merchant)).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404]);
+
+    const refused = await second.http.get(missing).set(merchant);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // A refused request does nothing: a create is not attempted.
+    expect((await stack.http.post('/charges').set(merchant).send(newChargeBody())).status).toBe(429);
+
+    expect((await stack.http.get(missing).set(stack.auth('admin'))).status).toBe(404);
+    expect((await stack.http.get('/health')).status).toBe(200);
+  });
+});
