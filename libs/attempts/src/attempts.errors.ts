@@ -2,6 +2,7 @@ import { DomainError } from '@app/common';
 
 export class IllegalTransitionError extends DomainError {
   readonly code = 'illegal_transition';
+  readonly kind = 'conflict';
   constructor(attemptId: string, from: string, to: string) {
     super(`attempt ${attemptId} may not move from ${from} to ${to}`, { attemptId, from, to });
   }
@@ -9,6 +10,7 @@ export class IllegalTransitionError extends DomainError {
 
 export class AttemptNotFoundError extends DomainError {
   readonly code = 'attempt_not_found';
+  readonly kind = 'not_found';
   constructor(attemptId: string) {
     super(`attempt ${attemptId} does not exist`, { attemptId });
   }
@@ -17,6 +19,7 @@ export class AttemptNotFoundError extends DomainError {
 /** Lives here, the lowest library that looks charges up; @app/charges re-exports it. */
 export class ChargeNotFoundError extends DomainError {
   readonly code = 'charge_not_found';
+  readonly kind = 'not_found';
   constructor(chargeId: string) {
     super(`charge ${chargeId} does not exist`, { chargeId });
   }
@@ -25,6 +28,7 @@ export class ChargeNotFoundError extends DomainError {
 /** The partial unique index refused a second open attempt for one charge. */
 export class OpenAttemptExistsError extends DomainError {
   readonly code = 'open_attempt_exists';
+  readonly kind = 'conflict';
   constructor(chargeId: string) {
     super(`charge ${chargeId} already has an open attempt`, { chargeId });
   }
@@ -36,6 +40,7 @@ export class OpenAttemptExistsError extends DomainError {
  */
 export class PreviousAttemptUnverifiedError extends DomainError {
   readonly code = 'previous_attempt_unverified';
+  readonly kind = 'unavailable';
   constructor(chargeId: string, attemptId: string) {
     super(`charge ${chargeId}: the provider could not confirm that attempt ${attemptId} created nothing; nothing was sent, submit again later`, { chargeId, attemptId });
   }

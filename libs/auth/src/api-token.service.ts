@@ -8,6 +8,7 @@ import { generateToken, hashToken } from './token-hash.js';
 
 export class TokenNameTakenError extends DomainError {
   readonly code = 'token_name_taken';
+  readonly kind = 'conflict';
   constructor(name: string) {
     super(`a token named "${name}" already exists; names are the actors in audit trails, so they are unique`);
   }

@@ -3,6 +3,7 @@ import { DomainError } from '@app/common';
 
 export class ChargeExistsError extends DomainError {
   readonly code = 'charge_exists';
+  readonly kind = 'conflict';
   constructor(orderId: string, chargeId: string) {
     super(`order ${orderId} already has charge ${chargeId}`, { orderId, chargeId });
   }
@@ -10,6 +11,7 @@ export class ChargeExistsError extends DomainError {
 
 export class IdempotencyKeyReusedError extends DomainError {
   readonly code = 'idempotency_key_reused';
+  readonly kind = 'unprocessable';
   constructor() {
     super('this Idempotency-Key was already used with a different request body');
   }
@@ -17,6 +19,7 @@ export class IdempotencyKeyReusedError extends DomainError {
 
 export class IdempotencyKeyInFlightError extends DomainError {
   readonly code = 'idempotency_key_in_flight';
+  readonly kind = 'conflict';
   constructor() {
     super('a request with this Idempotency-Key is still being processed; retry later');
   }
@@ -25,6 +28,7 @@ export class IdempotencyKeyInFlightError extends DomainError {
 /** A charge field the chosen provider cannot take (Asaas: a currency other than brl, no billingType). */
 export class InvalidChargeFieldError extends DomainError {
   readonly code = 'invalid_charge_field';
+  readonly kind = 'invalid_input';
   constructor(provider: string, field: string, message: string) {
     super(message, { provider, field });
   }

@@ -1,1 +1,1 @@
-export { DomainError } from './domain-error.js';
+export { DomainError, type DomainErrorKind } from './domain-error.js';

@@ -3,6 +3,7 @@ import type { PaymentGateway } from './payment-gateway.port.js';
 
 export class UnknownProviderError extends DomainError {
   readonly code = 'unknown_provider';
+  readonly kind = 'invalid_input';
   constructor(provider: string, known: string[]) {
     super(`provider must be one of ${known.join(', ')}; got "${provider}"`, { provider });
   }

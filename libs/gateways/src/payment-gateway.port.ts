@@ -174,6 +174,7 @@ export abstract class PaymentGateway {
 
 export class RefundsNotSupportedError extends DomainError {
   readonly code = 'refunds_not_supported';
+  readonly kind = 'unprocessable';
   constructor(provider: string) {
     super(`provider ${provider} does not support refunds`, { provider });
   }

@@ -2,6 +2,7 @@ import { DomainError } from '@app/common';
 
 export class AccountNotFoundError extends DomainError {
   readonly code = 'account_not_found';
+  readonly kind = 'not_found';
   constructor(accountId: string) {
     super(`no account ${accountId}`, { accountId });
   }
@@ -10,6 +11,7 @@ export class AccountNotFoundError extends DomainError {
 /** A merchant token asked for an account another token owns. */
 export class AccountForbiddenError extends DomainError {
   readonly code = 'account_forbidden';
+  readonly kind = 'forbidden';
   constructor(accountId: string) {
     super(`account ${accountId} belongs to another merchant token`, { accountId });
   }
@@ -17,6 +19,7 @@ export class AccountForbiddenError extends DomainError {
 
 export class OwnerTokenUnknownError extends DomainError {
   readonly code = 'owner_token_unknown';
+  readonly kind = 'unprocessable';
   constructor(name: string) {
     super(`ownerTokenName: no active merchant token is named "${name}"`, { ownerTokenName: name });
   }
@@ -25,6 +28,7 @@ export class OwnerTokenUnknownError extends DomainError {
 /** 422: the reservation would take the available balance below zero. Names what is available. */
 export class InsufficientBalanceError extends DomainError {
   readonly code = 'insufficient_balance';
+  readonly kind = 'unprocessable';
   constructor(accountId: string, availableCents: number, requestedCents: number, currency: string) {
     super(`account ${accountId} has ${availableCents} ${currency} cents available; ${requestedCents} requested`, {
       accountId,
@@ -37,6 +41,7 @@ export class InsufficientBalanceError extends DomainError {
 
 export class LedgerReferenceReusedError extends DomainError {
   readonly code = 'ledger_reference_reused';
+  readonly kind = 'unprocessable';
   constructor(accountId: string, kind: string, reference: string) {
     super(`account ${accountId} already has a ${kind} with reference "${reference}" for another amount`, { accountId, kind, reference });
   }
@@ -44,6 +49,7 @@ export class LedgerReferenceReusedError extends DomainError {
 
 export class ReservationNotFoundError extends DomainError {
   readonly code = 'reservation_not_found';
+  readonly kind = 'conflict';
   constructor(accountId: string, reference: string) {
     super(`account ${accountId} holds no reservation with reference "${reference}"`, { accountId, reference });
   }
@@ -52,6 +58,7 @@ export class ReservationNotFoundError extends DomainError {
 /** A reservation is released (failed payout) or debited (succeeded payout), never both. */
 export class ReservationSettledError extends DomainError {
   readonly code = 'reservation_already_settled';
+  readonly kind = 'conflict';
   constructor(accountId: string, reference: string, attempted: string) {
     super(`the reservation "${reference}" of account ${accountId} was already settled the other way; ${attempted} refused`, { accountId, reference });
   }

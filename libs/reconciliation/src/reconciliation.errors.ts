@@ -2,6 +2,7 @@ import { DomainError } from '@app/common';
 
 export class ReconciliationRunRunningError extends DomainError {
   readonly code = 'reconciliation_run_running';
+  readonly kind = 'conflict';
   constructor(readonly runId: string, provider: string, day: string) {
     super(`a reconciliation of ${provider} for ${day} is already running: ${runId}`, { id: runId });
   }
@@ -9,6 +10,7 @@ export class ReconciliationRunRunningError extends DomainError {
 
 export class ReconciliationRunNotFoundError extends DomainError {
   readonly code = 'reconciliation_run_not_found';
+  readonly kind = 'not_found';
   constructor(id: string) {
     super(`no reconciliation run ${id}`);
   }
@@ -16,6 +18,7 @@ export class ReconciliationRunNotFoundError extends DomainError {
 
 export class InvalidReconciliationDayError extends DomainError {
   readonly code = 'invalid_reconciliation_day';
+  readonly kind = 'invalid_input';
   constructor(day: string) {
     super(`date must be a calendar day written YYYY-MM-DD; got "${day}"`, { field: 'date' });
   }
@@ -23,6 +26,7 @@ export class InvalidReconciliationDayError extends DomainError {
 
 export class DivergenceNotFoundError extends DomainError {
   readonly code = 'divergence_not_found';
+  readonly kind = 'not_found';
   constructor(id: string) {
     super(`no divergence ${id}`);
   }
@@ -30,6 +34,7 @@ export class DivergenceNotFoundError extends DomainError {
 
 export class RefundProposalNotFoundError extends DomainError {
   readonly code = 'refund_proposal_not_found';
+  readonly kind = 'not_found';
   constructor(id: string) {
     super(`no refund proposal ${id}`);
   }
@@ -37,6 +42,7 @@ export class RefundProposalNotFoundError extends DomainError {
 
 export class RefundProposalDecidedError extends DomainError {
   readonly code = 'refund_proposal_decided';
+  readonly kind = 'conflict';
   constructor(id: string, state: string) {
     super(`refund proposal ${id} is already ${state}`, { state });
   }
@@ -44,6 +50,7 @@ export class RefundProposalDecidedError extends DomainError {
 
 export class InvalidCursorError extends DomainError {
   readonly code = 'invalid_cursor';
+  readonly kind = 'invalid_input';
   constructor() {
     super('cursor is not one this API returned', { field: 'cursor' });
   }

@@ -43,7 +43,7 @@ export class RefundsController {
   }
 
   @Post('refunds/:id/submit')
-  @ApiErrors({ 404: 'refund_not_found', 409: 'open_attempt_exists', 503: 'previous_attempt_unverified' })
+  @ApiErrors({ 404: 'refund_not_found', 409: 'open_attempt_exists', 503: 'previous_refund_attempt_unverified' })
   @HttpCode(200)
   @ApiOkResponse({ type: RefundViewDto, description: 'sends the open attempt if due, or opens a new one after a failure' })
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<RefundView> {

@@ -7,6 +7,7 @@ import { DomainError } from '@app/common';
  */
 export class PayloadMismatchError extends DomainError {
   readonly code = 'payload_mismatch';
+  readonly kind = 'internal';
 
   constructor(
     readonly storedHash: string,
