@@ -26,16 +26,18 @@ describe('the nightly reconciliation in the workers', () => {
     const ticks = [vi.spyOn(a.app.get(ReconciliationRunsService), 'runScheduled'), vi.spyOn(b.app.get(ReconciliationRunsService), 'runScheduled')];
 
     const runs = () => a.db.query<Array<{ id: string; trigger: string; status: string; day: string; executions: number; source: string }>>(
-      `SELECT id, trigger, status, day::text AS day, executions, source FROM reconciliation_runs`,
+      `SELECT id, provider, trigger, status, day::text AS day, executions, source FROM reconciliation_runs ORDER BY provider`,
     );
-    await waitFor(runs, (rows) => rows.length === 1 && rows[0].status === 'succeeded', 15_000, 'the nightly run');
+    // One run per provider whose statement can be read: Stripe's report, Asaas's payment list (it has no report).
+    await waitFor(runs, (rows) => rows.length === 2 && rows.every((r) => r.status === 'succeeded'), 15_000, 'the nightly runs');
     // Both workers keep firing: each of them asks for the day at least twice more, and the database refuses.
     await waitFor(async () => ticks.map((t) => t.mock.calls.length), (calls) => calls.every((n) => n >= 2), 15_000, 'more ticks of both workers');
-    for (const tick of ticks) expect(tick.mock.calls.every(([provider, day]) => provider === 'stripe' && day === yesterday)).toBe(true);
+    for (const tick of ticks) expect(tick.mock.calls.every(([provider, day]) => ['stripe', 'asaas'].includes(provider) && day === yesterday)).toBe(true);
 
-    const [run] = await runs();
-    expect(await runs()).toHaveLength(1);
-    expect(run).toMatchObject({ trigger: 'scheduled', status: 'succeeded', day: yesterday, executions: 1, source: 'report' });
+    const [asaas, stripe] = await runs();
+    expect(await runs()).toHaveLength(2);
+    expect(stripe).toMatchObject({ provider: 'stripe', trigger: 'scheduled', status: 'succeeded', day: yesterday, executions: 1, source: 'report' });
+    expect(asaas).toMatchObject({ provider: 'asaas', trigger: 'scheduled', status: 'succeeded', day: yesterday, executions: 1, source: 'api' });
     const divergences = await a.db.query(`SELECT kind, provider_charge_id FROM reconciliation_divergences`);
     expect(divergences).toEqual([{ kind: 'provider_only', provider_charge_id: planted.paymentIntentId }]);
     expect(await a.db.query(`SELECT count(*)::int AS n FROM refund_proposals`)).toEqual([{ n: 1 }]);

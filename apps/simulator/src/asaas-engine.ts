@@ -14,6 +14,14 @@ import type { WebhookDelivery, WebhookFormat } from './webhook-sender.js';
 
 const FORGED_TOKEN = 'asaas-token-forged-by-simulator';
 
+export interface PlantAsaasPaymentInput {
+  amountCents: number;
+  /** `YYYY-MM-DD`: the day the money was received. */
+  paymentDate: string;
+  externalReference?: string;
+  customer?: string;
+}
+
 /** Asaas authenticates webhooks with the static token configured for them, in `asaas-access-token`. */
 const ASAAS_WEBHOOK_FORMAT: WebhookFormat<AsaasEvent> = {
   describe: (event) => ({ eventId: event.id, type: event.event, intentId: event.payment.id }),
@@ -74,6 +82,26 @@ export class AsaasEngine {
   sendWebhook(eventType: unknown, paymentId: string, forged = false): Promise<WebhookDelivery> {
     if (!ASAAS_EVENT_TYPES.includes(eventType as AsaasEventType)) throw new InvalidControlInput(`unknown asaas event ${String(eventType)}`);
     return this.webhooks.sendNow(buildAsaasEvent(eventType as AsaasEventType, this.requirePayment(paymentId), Date.now()), forged);
+  }
+
+  /**
+   * Payments received at Asaas with no create of ours behind them (or a second one under our reference),
+   * dated into any day: what reconciliation must find. No webhooks: nobody told us.
+   */
+  plantPayments(inputs: PlantAsaasPaymentInput[]): AsaasPayment[] {
+    return inputs.map((input) => {
+      if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) throw new InvalidControlInput('amountCents must be a positive integer');
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(input.paymentDate)) throw new InvalidControlInput('paymentDate must be YYYY-MM-DD');
+      const value = input.amountCents / 100;
+      const payment = newAsaasPayment(
+        { customer: input.customer ?? 'cus_planted', billingType: 'PIX', value, dueDate: input.paymentDate, description: null, externalReference: input.externalReference ?? null },
+        Date.parse(`${input.paymentDate}T12:00:00Z`),
+      );
+      Object.assign(payment, { status: 'RECEIVED', paymentDate: input.paymentDate });
+      // Received on that day, so already past any list lag (even when the day is today).
+      this.ledger.add(payment, Math.min(Date.now() - this.settings.asaasListLagMs, Date.parse(`${input.paymentDate}T12:00:00Z`)));
+      return structuredClone(payment);
+    });
   }
 
   payments(filter: { externalReference?: string; customer?: string } = {}): AsaasPayment[] {

@@ -26,7 +26,7 @@ export class AsaasPaymentLedger {
   }
 
   /** `GET /v3/payments`: newest first, deleted payments left out, lagging behind creates by `lagMs`. */
-  list(filter: { externalReference?: string; customer?: string }, lagMs: number, nowMs: number, offset: number, limit: number) {
+  list(filter: AsaasListFilter, lagMs: number, nowMs: number, offset: number, limit: number) {
     const visible = [...this.entries]
       .reverse()
       .filter(({ payment, createdAtMs }) => createdAtMs <= nowMs - lagMs && !payment.deleted && matches(payment, filter))
@@ -44,9 +44,20 @@ export class AsaasPaymentLedger {
   }
 }
 
-function matches(payment: AsaasPayment, filter: { externalReference?: string; customer?: string }): boolean {
+/** The list's filters; payment dates are `YYYY-MM-DD`, inclusive, and leave out payments not yet paid. */
+export interface AsaasListFilter {
+  externalReference?: string;
+  customer?: string;
+  paymentDateGe?: string;
+  paymentDateLe?: string;
+}
+
+function matches(payment: AsaasPayment, filter: AsaasListFilter): boolean {
+  const paid = payment.paymentDate;
   return (
     (filter.externalReference === undefined || payment.externalReference === filter.externalReference) &&
-    (filter.customer === undefined || payment.customer === filter.customer)
+    (filter.customer === undefined || payment.customer === filter.customer) &&
+    (filter.paymentDateGe === undefined || (paid !== null && paid >= filter.paymentDateGe)) &&
+    (filter.paymentDateLe === undefined || (paid !== null && paid <= filter.paymentDateLe))
   );
 }

@@ -54,13 +54,19 @@ function applyQueryFault(engine: AsaasEngine, response: ServerResponse, reply: (
   return true;
 }
 
-/** `GET /v3/payments?externalReference=&customer=&offset=&limit=`: lags behind creates by `asaasListLagMs`. */
+/** `GET /v3/payments?externalReference=&customer=&paymentDate[ge]=&paymentDate[le]=&offset=&limit=`: lags behind creates by `asaasListLagMs`. */
 function listPayments(engine: AsaasEngine, query: URLSearchParams, reply: (status: number, body: unknown) => void): void {
   const limit = query.get('limit') === null ? DEFAULT_LIMIT : Number(query.get('limit'));
   const offset = query.get('offset') === null ? 0 : Number(query.get('offset'));
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) return reply(400, asaasError('invalid_limit', 'O limite deve estar entre 1 e 100.'));
   if (!Number.isInteger(offset) || offset < 0) return reply(400, asaasError('invalid_offset', 'Offset inválido.'));
-  const filter = { externalReference: query.get('externalReference') ?? undefined, customer: query.get('customer') ?? undefined };
+  const date = (name: string) => {
+    const value = query.get(name);
+    return value === null ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
+  };
+  const [paymentDateGe, paymentDateLe] = [date('paymentDate[ge]'), date('paymentDate[le]')];
+  if (paymentDateGe === null || paymentDateLe === null) return reply(400, asaasError('invalid_paymentDate', 'Data de pagamento inválida.'));
+  const filter = { externalReference: query.get('externalReference') ?? undefined, customer: query.get('customer') ?? undefined, paymentDateGe, paymentDateLe };
   const page = engine.ledger.list(filter, engine.settings.asaasListLagMs, Date.now(), offset, limit);
   reply(200, { object: 'list', hasMore: page.hasMore, totalCount: page.totalCount, limit, offset, data: page.data });
 }

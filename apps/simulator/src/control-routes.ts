@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { InvalidControlInput, isRecord, optionalNumber, optionalString } from './control-input.js';
 import type { PlantChargeInput } from './simulator-engine.js';
+import type { PlantAsaasPaymentInput } from './asaas-engine.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './payment-intent.js';
 import type { RefundStatus } from './refund.js';
@@ -77,6 +78,9 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
           forged: body.forged === true,
         }),
       );
+    case 'POST /_sim/asaas/statement/payments':
+      if (!Array.isArray(body.payments)) throw new InvalidControlInput('payments must be an array');
+      return ok(simulator.plantAsaasPayments(body.payments as PlantAsaasPaymentInput[]));
     case 'POST /_sim/statement/charges':
       if (!Array.isArray(body.charges)) throw new InvalidControlInput('charges must be an array');
       return ok(simulator.plantCharges(body.charges as PlantChargeInput[]));

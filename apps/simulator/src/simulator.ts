@@ -6,6 +6,7 @@ import type { SimulatorConfig, SimulatorConfigPatch } from './simulator-config.j
 import type { SimulatorStatsSnapshot } from './simulator-stats.js';
 import type { StripeEventType } from './stripe-events.js';
 import type { WebhookDelivery } from './webhook-sender.js';
+import type { PlantAsaasPaymentInput } from './asaas-engine.js';
 import type { AsaasEventType } from './asaas-events.js';
 import type { AsaasPayment, AsaasPaymentStatus } from './asaas-payment.js';
 import type { RefundStatus, StripeRefund } from './refund.js';
@@ -64,6 +65,8 @@ export interface Simulator {
   webhookDeliveries(): WebhookDelivery[];
   /** `GET /_sim/asaas/payments?externalReference=&customer=`: every Asaas payment, deleted or not, never lagged. */
   asaasPayments(filter?: { externalReference?: string; customer?: string }): AsaasPayment[];
+  /** `POST /_sim/asaas/statement/payments {payments:[...]}`: payments received at Asaas on a given day, with no webhook. */
+  plantAsaasPayments(payments: PlantAsaasPaymentInput[]): AsaasPayment[];
   /** `GET /_sim/asaas/requests?externalReference=R`: Asaas create requests as received (access token kept out). */
   asaasRequests(externalReference?: string): LoggedCreateRequest[];
   /** `POST /_sim/asaas/payments/:id/status {status}`: moves a payment (the payer paid) and sends its webhook. */

@@ -48,6 +48,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await Promise.all([engine.webhooks.idle(), engine.asaas.webhooks.idle()]);
     },
     asaasPayments: (filter) => engine.asaas.payments(filter),
+    plantAsaasPayments: (payments) => engine.asaas.plantPayments(payments),
     asaasRequests: (externalReference) => engine.asaas.requestLog.list(externalReference),
     setAsaasPaymentStatus: (paymentId, status) => structuredClone(engine.asaas.setPaymentStatus(paymentId, status)),
     sendAsaasWebhook: ({ event, paymentId, forged }) => engine.asaas.sendWebhook(event, paymentId, forged ?? false),

@@ -47,8 +47,9 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
 
   private async nightly(): Promise<void> {
     const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
-    // Only providers whose statement the adapter can read: the others are reported as not reconciled, not failed.
-    const readable = this.gateways.names().filter((name) => this.gateways.get(name).capabilities.statementSources.includes(this.config.RECONCILIATION_SOURCE as 'api' | 'report'));
+    // Only providers whose statement the adapter can read (each through the source it offers): the others are
+    // reported as not reconciled, not failed.
+    const readable = this.gateways.names().filter((name) => this.gateways.get(name).capabilities.statementSources.length > 0);
     for (const provider of readable) await this.runs.runScheduled(provider, day);
   }
 

@@ -4,11 +4,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { isUniqueViolation } from '@app/database';
-import { GatewayRegistry, type StatementSource } from '@app/gateways';
+import { GatewayRegistry, StatementUnsupportedError, type StatementSource } from '@app/gateways';
 import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
 import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-lease.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
 import { isCalendarDay } from './rules/reconciliation-day.js';
+import { statementSourceFor } from './rules/statement-source.js';
 
 export interface RunRequest {
   provider: string;
@@ -53,7 +54,9 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   /** The nightly job: the first worker whose insert lands runs the day; the others get null. */
   async runScheduled(provider: string, day: string): Promise<string | null> {
-    const run = await this.insertRun({ provider, day, source: this.config.RECONCILIATION_SOURCE as StatementSource, requestedBy: 'scheduler' }, 'scheduled');
+    const source = statementSourceFor(this.config.RECONCILIATION_SOURCE as StatementSource, this.gateways.get(provider).capabilities.statementSources);
+    if (!source) return null;
+    const run = await this.insertRun({ provider, day, source, requestedBy: 'scheduler' }, 'scheduled');
     if (!run) return null;
     await this.start(run);
     return run.id;
@@ -111,6 +114,8 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   private validate(input: RunRequest): void {
     if (!isCalendarDay(input.day)) throw new InvalidReconciliationDayError(input.day);
-    this.gateways.get(input.provider);
+    const offered = this.gateways.get(input.provider).capabilities.statementSources;
+    // Refused now, not as a run that fails in the background.
+    if (!offered.includes(input.source ?? 'api')) throw new StatementUnsupportedError(input.provider, input.source ?? 'api');
   }
 }

@@ -1,3 +1,4 @@
+import { dayIn } from './asaas-days.js';
 import type { ChargeFieldProblem, ChargeFields, ChargeRequest } from '../payment-gateway.port.js';
 import { centsToReais } from './asaas-amount.js';
 
@@ -16,8 +17,7 @@ export function asaasChargeProblem(fields: ChargeFields): ChargeFieldProblem | n
 
 /** Today's date (YYYY-MM-DD) in a time zone: a boleto due "today" means today where the business is. */
 export function todayIn(timeZone: string, now: Date): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return dayIn(timeZone, now);
 }
 
 /**

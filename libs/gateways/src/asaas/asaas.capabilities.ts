@@ -20,8 +20,8 @@ export const ASAAS_CAPABILITIES: GatewayCapabilities = {
   // 2/s drains a backlog without spending the day's quota in an hour.
   queryRatePerSecond: 2,
   webhookAuth: 'static_token',
-  // The adapter does not read Asaas's statement yet: the nightly job skips it rather than failing every night.
-  statementSources: [],
+  // The payments received in a date range, paged; Asaas has no report file.
+  statementSources: ['api'],
 };
 
 export function asaasCapabilities(settings: AsaasCapabilitySettings = {}): GatewayCapabilities {

@@ -2,11 +2,12 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayCallResult } from '../gateway-call-result.js';
 import type { GatewayCapabilities } from '../gateway-capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http-client.js';
 import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup-results.js';
 import { parseJson } from '../stripe/stripe-response.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
+import { asaasStatementLines } from './asaas-statement.reader.js';
 import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge-encoding.js';
 import { readAsaasError, readPayment, toAsaasCreateResult, toAsaasProviderCharge } from './asaas-response.js';
 
@@ -103,6 +104,12 @@ export class AsaasGateway extends PaymentGateway {
     }
     const message = `more than ${MAX_PAGES * PAGE_SIZE} payments under one reference; the list was not read to the end`;
     return { kind: 'error', message, httpStatus: null, durationMs: elapsedSince(startedAt) };
+  }
+
+  /** The payments received in the request's days, as statement lines (`api` only: Asaas has no report file). */
+  override statement(request: StatementRequest): AsyncIterable<StatementLine> {
+    if (request.source !== 'api') return super.statement(request);
+    return asaasStatementLines(request, this.timeZone, (path, params) => this.get(path, params));
   }
 
   private async retrieve(paymentId: string, attemptId: string): Promise<{ ok: true; charge: ProviderCharge } | { ok: false; message: string; httpStatus: number | null }> {

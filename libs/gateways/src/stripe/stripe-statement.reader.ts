@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import type { ProviderHttpClient } from '../http/provider-http-client.js';
 import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { StatementUnavailableError } from '../statement.errors.js';
+import { readStatementPage } from '../statement/statement-page.retry.js';
 import { readPage } from './stripe-lookup-results.js';
 import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement-lines.js';
 
@@ -14,9 +15,6 @@ export interface StripeStatementSettings {
 }
 
 const PAGE_SIZE = 100;
-/** Reads are safe to repeat: a page that fails is asked again a few times before the whole run gives up. */
-const PAGE_TRIES = 4;
-const PAGE_RETRY_BASE_MS = 250;
 const STRIPE_FILES_ORIGIN = 'https://files.stripe.com';
 
 /** Stripe's statement, both ways: balance transactions page by page, or the itemized report's CSV, streamed. */
@@ -107,20 +105,9 @@ export class StripeStatementReader {
     throw new StatementUnavailableError(`report file at an unexpected host: ${origin || url}`);
   }
 
-  private async getJson(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private getJson(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const query = new URLSearchParams(params).toString();
-    let failure: { message: string; httpStatus: number | null } = { message: 'not tried', httpStatus: null };
-    for (let attempt = 0; attempt < PAGE_TRIES; attempt += 1) {
-      if (attempt > 0) await sleep(PAGE_RETRY_BASE_MS * 2 ** (attempt - 1), undefined, { signal });
-      const outcome = readPage(
-        await this.http.send({ method: 'GET', url: `${this.settings.apiBase}${path}${query ? `?${query}` : ''}`, headers: this.settings.headers, signal }),
-        path,
-      );
-      if (outcome.ok) return outcome.body;
-      failure = outcome;
-      // A 4xx other than 429 will answer the same again.
-      if (outcome.httpStatus !== null && outcome.httpStatus < 500 && outcome.httpStatus !== 429) break;
-    }
-    throw new StatementUnavailableError(failure.message, failure.httpStatus);
+    const url = `${this.settings.apiBase}${path}${query ? `?${query}` : ''}`;
+    return readStatementPage(async () => readPage(await this.http.send({ method: 'GET', url, headers: this.settings.headers, signal }), path), signal);
   }
 }
