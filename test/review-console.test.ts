@@ -146,4 +146,55 @@ describe('review console in a browser', () => {
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect((await stack.http.get('/review/console.js')).headers['content-type']).toContain('javascript');
   });
+
+  it('shows an admin the open divergences and proposed refunds; approving one sends its refund once', async () => {
+    // A provider-only charge and what reconciliation records for it (inserted: this file shares its database).
+    const [planted] = stack.sim.plantCharges([{ amount: 3_300 }]);
+    const day = new Date().toISOString().slice(0, 10);
+    const [{ id: runId }] = await stack.db.query(
+      `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions)
+       VALUES (gen_random_uuid(), 'stripe', $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
+      [day],
+    );
+    const [{ id: divergenceId }] = await stack.db.query(
+      `INSERT INTO reconciliation_divergences (id, run_id, kind, provider, day, subject, provider_charge_id, amount_cents, currency, detail, status)
+       VALUES (gen_random_uuid(), $1, 'provider_only', 'stripe', $2, $3, $3, 3300, 'usd', '{}', 'open') RETURNING id`,
+      [runId, day, planted.paymentIntentId],
+    );
+    const [{ id: proposalId }] = await stack.db.query(
+      `INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, amount_cents, currency, reason, state)
+       VALUES (gen_random_uuid(), $1, 'stripe', $2, 3300, 'usd', 'provider_only', 'proposed') RETURNING id`,
+      [divergenceId, planted.paymentIntentId],
+    );
+
+    // A reviewer is told in words that this page is not theirs.
+    await page.goto('about:blank');
+    await page.goto(`${stack.baseUrl}/review#/reconciliation`);
+    expect(await (await page.waitForSelector('#reconciliation-status .error')).textContent()).toContain('admin tokens');
+
+    const admin = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    try {
+      await admin.goto(`${stack.baseUrl}/review#/reconciliation`);
+      await admin.fill('#token', stack.auth('admin').Authorization.replace('Bearer ', ''));
+      await admin.click('button[type=submit]');
+      await admin.waitForSelector(`tr[data-proposal="${proposalId}"]`);
+      expect(await admin.textContent(`tr[data-divergence="${divergenceId}"]`)).toContain('Money at the provider with no charge of ours');
+      expect(await admin.textContent(`tr[data-proposal="${proposalId}"]`)).toContain(planted.paymentIntentId);
+      await admin.screenshot({ path: join(SHOTS, 'reconciliation.png'), fullPage: true });
+
+      // Rejecting without a reason is stopped in the page; nothing is sent.
+      await admin.click(`tr[data-proposal="${proposalId}"] button[data-action=reject]`);
+      await admin.waitForSelector('#toast:not([hidden])');
+      expect(await stack.db.query(`SELECT state FROM refund_proposals WHERE id = $1`, [proposalId])).toEqual([{ state: 'proposed' }]);
+
+      await admin.fill(`tr[data-proposal="${proposalId}"] input[name=note]`, 'not a customer of ours');
+      await admin.click(`tr[data-proposal="${proposalId}"] button[data-action=approve]`);
+      await admin.waitForFunction((id) => !document.querySelector(`tr[data-proposal="${id}"]`), proposalId);
+      const [proposal] = await stack.db.query(`SELECT state, decided_by, decision_note, refund_id FROM refund_proposals WHERE id = $1`, [proposalId]);
+      expect(proposal).toMatchObject({ state: 'executed', decision_note: 'not a customer of ours', refund_id: expect.any(String) });
+      expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId }).map((r) => [r.amount, r.status])).toEqual([[3_300, 'succeeded']]);
+    } finally {
+      await admin.close();
+    }
+  });
 });
