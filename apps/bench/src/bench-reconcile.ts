@@ -41,7 +41,10 @@ console.log(`bench:reconcile  lines=${lines}: seeding ${lines} succeeded attempt
 const seedStarted = performance.now();
 const BATCH = 100_000;
 if (reuse) {
-  await db.query(`TRUNCATE reconciliation_runs, reconciliation_divergences, reconciliation_run_divergences, refund_proposals, reconciliation_money_movements`);
+  // DELETE, not TRUNCATE: refunds reference proposals, and the run leaves only a handful of these rows.
+  for (const table of ['reconciliation_run_divergences', 'refund_proposals', 'reconciliation_money_movements', 'reconciliation_divergences', 'reconciliation_runs']) {
+    await db.query(`DELETE FROM ${table}`);
+  }
 }
 for (let from = 1; from <= lines; from += BATCH) {
   const to = Math.min(lines, from + BATCH - 1);
@@ -82,7 +85,7 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
     PORT: String(port),
     API_TOKENS: `admin:${token}`,
     STRIPE_API_BASE: sim.apiUrl,
-    STRIPE_SECRET_KEY: 'sk_test_bench',
+    STRIPE_SECRET_KEY: 'sk_test_simulator',
     RECONCILIATION_TZ: 'UTC',
     RECONCILIATION_REPORT_POLL_MS: '50',
     RECONCILIATION_LEASE_MS: '30000',
