@@ -13,8 +13,8 @@ export interface ServiceProcess {
 }
 
 /** Starts a built app (`apps/api`, `apps/worker`) as its own process, sampling its memory. */
-export function startService(app: 'api' | 'worker', env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [`${DIST}apps/${app}/src/main.js`], {
+export function startService(app: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, `${DIST}apps/${app}/src/main.js`], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
