@@ -10,6 +10,7 @@ import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
 import { Refunds1764680070000 } from './1764680070000-Refunds.js';
 import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
+import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaimedChargeAttempt.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   Refunds1764680070000,
   CreateReconciliation1764680030000,
   CreateLedger1764680080000,
+  OpenClaimedChargeAttempt1764680150000,
 ];
