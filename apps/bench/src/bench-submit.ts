@@ -70,12 +70,12 @@ try {
       if (view.status !== 'succeeded') failures++;
     }
   };
-  await new Promise((r) => setTimeout(r, 150));
+  await new Promise((r) => setTimeout(r, 400));
   const queriesBefore = queriesSent();
   const started = performance.now();
   await Promise.all(Array.from({ length: c }, client));
   const seconds = (performance.now() - started) / 1000;
-  await new Promise((r) => setTimeout(r, 150));
+  await new Promise((r) => setTimeout(r, 400));
   const statements = queriesSent() - queriesBefore;
   const dbRateAfter = await measureDbWriteRate(databaseUrl, n, c);
   const dbRate = (dbRateBefore + dbRateAfter) / 2;

@@ -12,7 +12,7 @@ if (file) {
     count++;
     return query.apply(this, args);
   };
-  setInterval(() => writeFileSync(file, String(count)), 50).unref();
+  setInterval(() => writeFileSync(file, String(count)), 250).unref();
 }
 
 // A profile is written only on a normal exit: the bench stops the api with SIGTERM, which would kill it first.

@@ -65,9 +65,11 @@ export class AttemptOpener {
    * attempt", open it already claimed with a function that takes the charge lock and re-confirms what was read.
    * Null whenever the read or the lock says anything else (an open attempt, a review, a re-check, a race): the
    * caller then takes `openOrReuse`, the full locked path. Throws ChargeNotFoundError for an unknown charge.
+   * Whatever `known` claims, the function confirms it under the lock before anything is written.
    */
-  async openFirstSend(chargeId: string, actor: string): Promise<OpenedFirstSend | null> {
-    const read = await readChargeForSubmit(this.db, chargeId);
+  async openFirstSend(chargeId: string, actor: string, known: ChargeForSubmit | null = null): Promise<OpenedFirstSend | null> {
+    // `known`: what the caller already holds (a charge it just created, with no attempts), instead of a read.
+    const read = known ?? (await readChargeForSubmit(this.db, chargeId));
     if (!read) throw new ChargeNotFoundError(chargeId);
     if (decideOpening(read.attempts, read.inReview).kind !== 'create') return null;
     const attempt = this.newAttempt(read.charge);

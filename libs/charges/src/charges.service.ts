@@ -8,6 +8,7 @@ import { GatewayRegistry } from '@app/gateways';
 import { refundSummariesOf } from '@app/refunds';
 import { ChargeExistsError, InvalidChargeFieldError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge-view.js';
+import { CreatedChargesCache } from './created-charges.cache.js';
 
 export interface NewCharge {
   orderId: string;
@@ -22,6 +23,8 @@ export interface NewCharge {
 
 @Injectable()
 export class ChargesService {
+  private readonly created = new CreatedChargesCache();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
@@ -56,6 +59,7 @@ export class ChargesService {
       const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ orderId: input.orderId });
       throw new ChargeExistsError(input.orderId, existing.id);
     }
+    this.created.remember(charge);
     // A charge that was just created has no attempts and nothing to review.
     return toChargeView(charge, [], false);
   }
@@ -66,7 +70,9 @@ export class ChargesService {
    */
   async submit(chargeId: string, actor: string): Promise<ChargeView> {
     // The common first submit: open claimed, send, settle, and show what was written (three round trips).
-    const first = await this.opener.openFirstSend(chargeId, actor);
+    const justCreated = this.created.take(chargeId);
+    const known = justCreated ? { charge: justCreated, attempts: [], inReview: false } : null;
+    const first = await this.opener.openFirstSend(chargeId, actor, known);
     if (first) {
       const settled = await this.sender.sendClaimed(first.attempt, actor);
       if (!settled) return this.view(chargeId);
