@@ -11,6 +11,7 @@ import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-Add
 import { Refunds1764680070000 } from './1764680070000-Refunds.js';
 import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
 import { RefundProposalExecution1764680090000 } from './1764680090000-RefundProposalExecution.js';
+import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaimedChargeAttempt.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   CreateReconciliation1764680030000,
   CreateLedger1764680080000,
   RefundProposalExecution1764680090000,
+  OpenClaimedChargeAttempt1764680150000,
 ];

@@ -189,7 +189,7 @@ describe('review console in a browser', () => {
 
       await admin.fill(`tr[data-proposal="${proposalId}"] input[name=note]`, 'not a customer of ours');
       await admin.click(`tr[data-proposal="${proposalId}"] button[data-action=approve]`);
-      await admin.waitForFunction((id) => !document.querySelector(`tr[data-proposal="${id}"]`), proposalId);
+      await admin.waitForSelector(`tr[data-proposal="${proposalId}"]`, { state: 'detached' });
       const [proposal] = await stack.db.query(`SELECT state, decided_by, decision_note, refund_id FROM refund_proposals WHERE id = $1`, [proposalId]);
       expect(proposal).toMatchObject({ state: 'executed', decision_note: 'not a customer of ours', refund_id: expect.any(String) });
       expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId }).map((r) => [r.amount, r.status])).toEqual([[3_300, 'succeeded']]);

@@ -13,10 +13,10 @@ export interface ServiceProcess {
 }
 
 /** Starts a built app (`apps/api`, `apps/worker`) as its own process, sampling its memory. */
-export function startService(app: 'api' | 'worker', env: Record<string, string>): ServiceProcess {
-  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service processes: node refuses those flags in NODE_OPTIONS.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, `${DIST}apps/${app}/src/main.js`], {
+export function startService(app: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles any bench's service processes: node refuses those flags in NODE_OPTIONS.
+  const args = [...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...args, `${DIST}apps/${app}/src/main.js`], {
     env: { ...process.env, LOG_LEVEL: 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,30 +1,53 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { migrateDatabase } from '@app/database';
 import { startSimulator } from '@app/simulator';
-import { intArg, percentile, startService, waitForHealth } from './bench-process.js';
+import { DIST, intArg, percentile, startService, waitForHealth } from './bench-process.js';
+import { dropScratchSchema, measureDbWriteRate, prepareScratchSchema } from './db-write-rate.js';
 
 /**
- * `npm run bench:submit -- --n=5000 --c=8`: creates and submits N charges from C concurrent clients
- * against a zero-latency simulator, through a real api process, and prints throughput, submit latency
- * and the api's peak RSS. Not a test: it measures, it does not assert.
+ * `npm run bench:submit -- --n=5000 --c=8 [--profile]`: creates and submits N charges from C concurrent
+ * clients against a zero-latency simulator, through a real api process, and prints throughput, submit latency
+ * and the api's peak RSS. Before and after that, the same minimal writes of a charge run directly with `pg`
+ * (C connections, a scratch copy of the tables): the database's own rate, which the api's rate is a ratio of.
+ * The api counts the statements it sends (a `pg` wrapper preloaded by this bench only). `--profile` writes a
+ * `--cpu-prof` profile of the api into the working directory. Not a test: it measures, it does not assert.
  */
 const n = intArg('n', 5000);
 const c = intArg('c', 8);
+const profile = process.argv.includes('--profile');
 const port = 3900 + Math.floor(Math.random() * 90);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench';
 const token = randomBytes(24).toString('hex');
+const countFile = join(tmpdir(), `bench-submit-queries-${process.pid}`);
+const queriesSent = () => {
+  try {
+    return Number(readFileSync(countFile, 'utf8'));
+  } catch {
+    return 0;
+  }
+};
 
 await migrateDatabase(databaseUrl);
+await prepareScratchSchema(databaseUrl);
+const dbRateBefore = await measureDbWriteRate(databaseUrl, n, c);
 const sim = await startSimulator({ port: 0, controlPort: 0 });
-const api = startService('api', {
-  PORT: String(port),
-  DATABASE_URL: databaseUrl,
-  STRIPE_API_BASE: sim.apiUrl,
-  STRIPE_SECRET_KEY: 'sk_test_simulator',
-  QUEUE_PREFIX: `bench-${randomUUID().slice(0, 8)}`,
-  API_TOKENS: `merchant:${token}`,
-});
+const api = startService(
+  'api',
+  {
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    STRIPE_API_BASE: sim.apiUrl,
+    STRIPE_SECRET_KEY: 'sk_test_simulator',
+    QUEUE_PREFIX: `bench-${randomUUID().slice(0, 8)}`,
+    API_TOKENS: `merchant:${token}`,
+    BENCH_QUERY_COUNT_FILE: countFile,
+  },
+  ['--import', `${DIST}apps/bench/src/count-queries.preload.js`, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${process.cwd()}`] : [])],
+);
 const base = `http://127.0.0.1:${port}`;
 const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 
@@ -47,9 +70,15 @@ try {
       if (view.status !== 'succeeded') failures++;
     }
   };
+  await new Promise((r) => setTimeout(r, 400));
+  const queriesBefore = queriesSent();
   const started = performance.now();
   await Promise.all(Array.from({ length: c }, client));
   const seconds = (performance.now() - started) / 1000;
+  await new Promise((r) => setTimeout(r, 400));
+  const statements = queriesSent() - queriesBefore;
+  const dbRateAfter = await measureDbWriteRate(databaseUrl, n, c);
+  const dbRate = (dbRateBefore + dbRateAfter) / 2;
   submitMs.sort((a, b) => a - b);
   const stats = sim.stats();
   const maxPerKey = Math.max(...Object.values(stats.createsByIdempotencyKey));
@@ -58,7 +87,14 @@ try {
   console.log(`  submit latency p50: ${percentile(submitMs, 50).toFixed(1)} ms  p99: ${percentile(submitMs, 99).toFixed(1)} ms`);
   console.log(`  api peak RSS: ${api.peakRssMiB().toFixed(0)} MiB`);
   console.log(`  provider intents: ${stats.intentsCreated}, most intents for one key: ${maxPerKey}, charges not succeeded: ${failures}`);
+  console.log(`  database's own rate (same writes, pg, ${c} connections): before ${dbRateBefore.toFixed(1)}/s, after ${dbRateAfter.toFixed(1)}/s`);
+  console.log(`  ratio to the database: ${((100 * (n / seconds)) / dbRate).toFixed(1)} %`);
+  console.log(`  submit p50: ${percentile(submitMs, 50).toFixed(1)} ms  p99: ${percentile(submitMs, 99).toFixed(1)} ms`);
+  console.log(`  api peak RSS: ${api.peakRssMiB().toFixed(0)} MiB`);
+  console.log(`  statements (round trips) per charge: ${(statements / n).toFixed(2)}  (${statements} in total)`);
 } finally {
   await api.stop();
   await sim.close();
+  await dropScratchSchema(databaseUrl);
+  if (profile) console.log(`  api CPU profile: ${process.cwd()}/CPU.*.cpuprofile`);
 }

@@ -5,15 +5,12 @@ import { DataSource, In, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
-import { AttemptTransitionWriter } from './attempt-transition.writer.js';
-import { insertAttempt } from './attempt-insert.js';
+import { openClaimedChargeAttempt, readChargeForSubmit, type ChargeForSubmit } from './charge-hot-path.statements.js';
 import { chargeHasOpenReviewItem } from './charge-review.query.js';
 import { ChargeNotFoundError, OpenAttemptExistsError, PreviousAttemptUnverifiedError } from './attempts.errors.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
-import { isOpen } from './rules/attempt-status.js';
-import { mayOpenNewAttempt } from './rules/attempt-state-machine.js';
 import { payloadHash } from './rules/canonical-payload.js';
-import { failedOnOurJudgement } from './rules/provider-fact.js';
+import { decideOpening } from './rules/opening-decision.js';
 
 export type OpenedAttempt =
   | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
@@ -24,6 +21,11 @@ export type OpenedAttempt =
 
 /** The last attempt was failed as not found and must be queried once more before a new one may open. */
 type NeedsRecheck = { kind: 'recheck'; attempt: ChargeAttemptEntity };
+
+/** A first send opened on the hot path, with what was read to decide it (the charge view is built from both). */
+export interface OpenedFirstSend extends ChargeForSubmit {
+  attempt: ChargeAttemptEntity;
+}
 
 /**
  * Phase 1 of a submit: a short transaction that finds the charge's open attempt or creates one, with its
@@ -36,7 +38,6 @@ export class AttemptOpener {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
-    private readonly transitions: AttemptTransitionWriter,
     private readonly recheck: PreviousAttemptRecheck,
     private readonly config: AppConfig,
   ) {}
@@ -58,6 +59,24 @@ export class AttemptOpener {
     return reopened;
   }
 
+  /**
+   * The common case in two round trips and one commit, no transaction held across them: read the charge and
+   * its attempts without a lock, decide with the same rules as the locked path, and when they say "open a new
+   * attempt", open it already claimed with a function that takes the charge lock and re-confirms what was read.
+   * Null whenever the read or the lock says anything else (an open attempt, a review, a re-check, a race): the
+   * caller then takes `openOrReuse`, the full locked path. Throws ChargeNotFoundError for an unknown charge.
+   * Whatever `known` claims, the function confirms it under the lock before anything is written.
+   */
+  async openFirstSend(chargeId: string, actor: string, known: ChargeForSubmit | null = null): Promise<OpenedFirstSend | null> {
+    // `known`: what the caller already holds (a charge it just created, with no attempts), instead of a read.
+    const read = known ?? (await readChargeForSubmit(this.db, chargeId));
+    if (!read) throw new ChargeNotFoundError(chargeId);
+    if (decideOpening(read.attempts, read.inReview).kind !== 'create') return null;
+    const attempt = this.newAttempt(read.charge);
+    const opened = await openClaimedChargeAttempt(this.db, attempt, read.attempts.length, this.config.SUBMIT_LEASE_MS, actor);
+    return opened ? { ...read, attempt } : null;
+  }
+
   private async openOnce(chargeId: string, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
     try {
       return await this.db.transaction((em) => this.openIn(em, chargeId, actor));
@@ -74,26 +93,15 @@ export class AttemptOpener {
     const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
-    const open = attempts.find((a) => isOpen(a.status));
-    if (open) return { kind: 'open', attempt: open, created: false };
-    if (await chargeHasOpenReviewItem(em, chargeId)) return { kind: 'in_review' };
-    const succeeded = attempts.find((a) => a.status === 'succeeded');
-    if (succeeded || !mayOpenNewAttempt(attempts.map((a) => a.status))) {
-      return { kind: 'settled', attempt: succeeded ?? attempts[attempts.length - 1] };
-    }
-    const last = attempts.at(-1);
-    if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+    // The review check is only asked when no attempt is open, as before: an open attempt is reused regardless.
+    const inReview = attempts.some((a) => a.status === 'pending' || a.status === 'unknown') ? false : await chargeHasOpenReviewItem(em, chargeId);
+    const decision = decideOpening(attempts, inReview);
+    if (decision.kind === 'reuse') return { kind: 'open', attempt: decision.attempt, created: false };
+    if (decision.kind !== 'create') return decision;
     const attempt = this.newAttempt(charge);
-    await insertAttempt(em, attempt);
-    // Created already claimed for its first send: the claim commits with the key, saving a round trip.
-    await em.query(
-      `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
-              lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE id = $1`,
-      [attempt.id, this.config.SUBMIT_LEASE_MS],
-    );
-    await this.transitions.recordCreation(em, attempt.id, actor);
-    attempt.httpAttempts = 1;
+    // The same function as the hot path (one way to create a claimed attempt); under our lock it just inserts.
+    // It declines only when an open attempt appeared (the partial unique index): reuse that one.
+    if (!(await openClaimedChargeAttempt(em, attempt, attempts.length, this.config.SUBMIT_LEASE_MS, actor))) throw new OpenAttemptExistsError(chargeId);
     return { kind: 'open', attempt, created: true };
   }
 

@@ -4,9 +4,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@app/gateways';
+import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
 import { createAtProvider } from './attempt-operations.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
+import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { openReviewItem } from './review-item.opener.js';
@@ -55,13 +57,17 @@ export class AttemptSender {
     if (claimed !== null) await this.dispatch(gateway, attempt, claimed, actor);
   }
 
-  /** Sends an attempt that was created already claimed (its first send), so no second claim is needed. */
-  async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<void> {
-    if (!(await this.payloadIntact(attempt, actor))) return;
-    await this.dispatch(this.gateways.get(attempt.provider), attempt, attempt.httpAttempts, actor);
+  /**
+   * Sends an attempt that was created already claimed (its first send), so no second claim is needed. Returns
+   * what it wrote when the result settled in the one-statement write (the caller can show it without reading
+   * it back), or null when anything else happened (read the attempt again).
+   */
+  async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<SettledSend | null> {
+    if (!(await this.payloadIntact(attempt, actor))) return null;
+    return this.dispatch(this.gateways.get(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
-  private async dispatch(gateway: PaymentGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<void> {
+  private async dispatch(gateway: PaymentGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
     const result = await this.call(gateway, attempt);
     const outcome = classifyGatewayResponse(result);
     this.logger.log(
@@ -77,7 +83,7 @@ export class AttemptSender {
       durationMs: result.durationMs,
       detail: { httpAttempt: claimed, replayed: result.kind === 'response' ? result.replayed : false, error: outcome.error },
     };
-    await this.record(attempt, claimed, outcome, evidence, actor);
+    return this.record(attempt, claimed, outcome, evidence, actor);
   }
 
   private mayResend(attempt: ChargeAttemptEntity, gateway: PaymentGateway): boolean {
@@ -115,8 +121,29 @@ export class AttemptSender {
   }
 
   /** The evidence and the transition it justifies commit together. */
-  private async record(attempt: ChargeAttemptEntity, claimed: number, outcome: AttemptOutcome, evidence: ProviderCallRecord, actor: string): Promise<void> {
+  private async record(attempt: ChargeAttemptEntity, claimed: number, outcome: AttemptOutcome, evidence: ProviderCallRecord, actor: string): Promise<SettledSend | null> {
     const lastError = outcome.error ? { reason: outcome.reason, ...outcome.error } : null;
+    // A charge's send that settled the attempt as expected: one statement (see settleChargeSend). Refunds and
+    // payouts keep the writer's hooks; a pending result or a lost claim takes the full path below.
+    if (attempt.operation === 'charge' && outcome.status !== 'pending') {
+      const settled = await settleChargeSend(this.db, {
+        attemptId: attempt.id,
+        claimed,
+        to: outcome.status,
+        providerChargeId: outcome.providerChargeId,
+        lastError,
+        actor,
+        transitionDetail: { reason: outcome.reason, httpAttempt: claimed },
+        call: { outcome: evidence.outcome, httpStatus: evidence.httpStatus, durationMs: evidence.durationMs, detail: evidence.detail ?? {} },
+      });
+      if (settled) {
+        providerCallsTotal.inc({ provider: attempt.provider, kind: evidence.kind, outcome: evidence.outcome });
+        providerCallSeconds.observe({ provider: attempt.provider, kind: evidence.kind }, evidence.durationMs / 1000);
+        attemptTransitionsTotal.inc({ provider: attempt.provider, to: outcome.status, cause: 'submit' });
+        if (settled.status === 'unknown') await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, this.firstResolutionDelayMs);
+        return settled;
+      }
+    }
     // Lock order: the attempt row is written (or, on the late path, the charge then the attempt are locked)
     // BEFORE the evidence row that references it is inserted. An insert referencing the attempt first would
     // hold a key-share lock on it that a webhook, holding the charge lock and updating the attempt's unique
@@ -130,6 +157,7 @@ export class AttemptSender {
     });
     if (next === 'retry') await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
     if (next === 'resolve') await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, this.firstResolutionDelayMs);
+    return null;
   }
 
   private async settle(

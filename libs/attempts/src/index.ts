@@ -1,5 +1,5 @@
 export { AttemptsModule } from './attempts.module.js';
-export { AttemptOpener, type OpenedAttempt } from './attempt-opener.service.js';
+export { AttemptOpener, type OpenedAttempt, type OpenedFirstSend } from './attempt-opener.service.js';
 export { AttemptSender } from './attempt-sender.service.js';
 export { AttemptTransitionWriter, type AttemptTransition } from './attempt-transition.writer.js';
 export { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
@@ -12,3 +12,5 @@ export { insertAttempt } from './attempt-insert.js';
 export { chargeHasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './charge-review.query.js';
 export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt-operations.js';
 export { PreviousAttemptRecheck, type RecheckOutcome } from './previous-attempt.recheck.js';
+export { insertCharge, type SettledSend } from './charge-hot-path.statements.js';
+export { decideOpening, type OpeningDecision } from './rules/opening-decision.js';

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem, openReviewItemsOfCharge } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundSummariesOf } from '@app/refunds';
 import { ChargeExistsError, InvalidChargeFieldError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge-view.js';
+import { CreatedChargesCache } from './created-charges.cache.js';
 
 export interface NewCharge {
   orderId: string;
@@ -22,6 +23,8 @@ export interface NewCharge {
 
 @Injectable()
 export class ChargesService {
+  private readonly created = new CreatedChargesCache();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
@@ -49,13 +52,14 @@ export class ChargesService {
       createdBy: actor,
     });
     try {
-      // A query builder insert is one statement; Repository.insert would wrap it in BEGIN/COMMIT.
-      await this.db.createQueryBuilder().insert().into(ChargeEntity).values(charge).execute();
+      // One prepared statement, one commit: the hot path's first write.
+      await insertCharge(this.db, charge);
     } catch (error) {
       if (!isUniqueViolation(error, 'UQ_charges_order_id')) throw error;
       const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ orderId: input.orderId });
       throw new ChargeExistsError(input.orderId, existing.id);
     }
+    this.created.remember(charge);
     // A charge that was just created has no attempts and nothing to review.
     return toChargeView(charge, [], false);
   }
@@ -65,6 +69,17 @@ export class ChargesService {
    * times, concurrently: the database decides who sends, everyone else just reads the result.
    */
   async submit(chargeId: string, actor: string): Promise<ChargeView> {
+    // The common first submit: open claimed, send, settle, and show what was written (three round trips).
+    const justCreated = this.created.take(chargeId);
+    const known = justCreated ? { charge: justCreated, attempts: [], inReview: false } : null;
+    const first = await this.opener.openFirstSend(chargeId, actor, known);
+    if (first) {
+      const settled = await this.sender.sendClaimed(first.attempt, actor);
+      if (!settled) return this.view(chargeId);
+      const attempt = Object.assign(first.attempt, { ...settled, resolvedBy: settled.resolvedAt ? 'submit' : null });
+      // Nothing opened a review item on this path, and a charge with no success yet has no refunds.
+      return toChargeView(first.charge, [...first.attempts, attempt], false);
+    }
     const opened = await this.opener.openOrReuse(chargeId, actor);
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);

@@ -22,3 +22,4 @@ export { RefundProposalEntity, type RefundProposalState } from './entities/refun
 export { ReconciliationMoneyMovementEntity } from './entities/reconciliation-money-movement.entity.js';
 export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
 export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';
+export { preparedQuery } from './prepared-query.js';

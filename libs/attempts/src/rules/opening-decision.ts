@@ -1,0 +1,34 @@
+import { isOpen, type AttemptStatus } from './attempt-status.js';
+import { mayOpenNewAttempt } from './attempt-state-machine.js';
+import { failedOnOurJudgement } from './provider-fact.js';
+
+interface OpeningAttempt {
+  status: AttemptStatus;
+  providerChargeId: string | null;
+  resolvedBy: string | null;
+  recheckedAt: Date | null;
+}
+
+export type OpeningDecision<A> =
+  | { kind: 'reuse'; attempt: A }
+  | { kind: 'in_review' }
+  | { kind: 'settled'; attempt: A }
+  /** The last attempt was failed as not found: query it once more before a new one opens. */
+  | { kind: 'recheck'; attempt: A }
+  | { kind: 'create' };
+
+/**
+ * What submitting a charge does, given its charge attempts (oldest first) and whether a person is deciding
+ * about one: reuse the open attempt, refuse while in review, report a settled charge, re-check a failed-as-not-found
+ * attempt, or open a new attempt. The same rules for the locked path and the hot path's unlocked read.
+ */
+export function decideOpening<A extends OpeningAttempt>(attempts: readonly A[], inReview: boolean): OpeningDecision<A> {
+  const open = attempts.find((a) => isOpen(a.status));
+  if (open) return { kind: 'reuse', attempt: open };
+  if (inReview) return { kind: 'in_review' };
+  const succeeded = attempts.find((a) => a.status === 'succeeded');
+  if (succeeded || !mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled', attempt: succeeded ?? attempts[attempts.length - 1] };
+  const last = attempts.at(-1);
+  if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+  return { kind: 'create' };
+}

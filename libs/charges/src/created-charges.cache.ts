@@ -1,0 +1,28 @@
+import type { ChargeEntity } from '@app/database';
+
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Charges this process just created, handed once to their first submit so it can skip reading the charge
+ * back (a charge's amount, currency, customer and provider never change). Only a hint, never a guard: the
+ * submit still opens its attempt through the function that takes the charge lock and confirms, in the
+ * database, that the charge has no attempt and nobody is reviewing it. A miss just reads the charge.
+ */
+export class CreatedChargesCache {
+  private readonly entries = new Map<string, { charge: ChargeEntity; until: number }>();
+
+  remember(charge: ChargeEntity): void {
+    // Oldest first in a Map: drop the oldest when full, so the cache can never grow without bound.
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(charge.id, { charge, until: Date.now() + TTL_MS });
+  }
+
+  /** The charge, once: a second submit of the same charge reads what the first one wrote. */
+  take(chargeId: string): ChargeEntity | null {
+    const entry = this.entries.get(chargeId);
+    if (!entry) return null;
+    this.entries.delete(chargeId);
+    return entry.until > Date.now() ? entry.charge : null;
+  }
+}
