@@ -38,7 +38,10 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.config.RECONCILIATION_CRON !== 'off') void this.registry.getCronJob('reconciliation-nightly').stop();
+    // The schedule module may have shut down (and forgotten its jobs) first: hook order follows module depth.
+    if (this.config.RECONCILIATION_CRON !== 'off' && this.registry.doesExist('cron', 'reconciliation-nightly')) {
+      void this.registry.getCronJob('reconciliation-nightly').stop();
+    }
     await Promise.all(this.pending);
   }
 

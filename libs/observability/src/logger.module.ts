@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
+import type { LogFn, Logger as PinoLogger } from 'pino';
 import { AppConfig } from '@app/config';
+
+/** Nest's boot narration (every module loaded, every route mapped): useful when debugging, noise at info. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const INFO = 30;
 
 /**
  * Structured JSON logs (pino): cheap enough for the hot path, and the redaction list keeps tokens,
- * signatures and provider keys out of every line.
+ * signatures and provider keys out of every line. LOG_FORMAT=pretty renders them for a person instead.
  */
 @Module({
   imports: [
@@ -13,6 +18,10 @@ import { AppConfig } from '@app/config';
       useFactory: (config: AppConfig) => ({
         pinoHttp: {
           level: config.LOG_LEVEL,
+          ...(config.LOG_FORMAT === 'pretty'
+            ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+            : {}),
+          hooks: { logMethod: demoteBootChatter },
           redact: {
             paths: [
               'req.headers.authorization',
@@ -31,3 +40,13 @@ import { AppConfig } from '@app/config';
   ],
 })
 export class LoggerModule {}
+
+/** Logs Nest's boot lines at debug instead of info; everything else passes unchanged. */
+function demoteBootChatter(this: PinoLogger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+  const first = args[0] as { context?: unknown } | undefined;
+  if (level === INFO && typeof first === 'object' && first !== null && BOOT_CONTEXTS.has(String(first.context))) {
+    if (this.isLevelEnabled('debug')) this.debug(...(args as [object, string]));
+    return;
+  }
+  method.apply(this, args);
+}
