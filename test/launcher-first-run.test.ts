@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './support/free-port.js';
+import { freePortNumber } from '../apps/bench/src/free-port.js';
 import { waitFor } from './support/wait-for.js';
 
 const LAUNCHER = 'dist/apps/launcher/src/main.js';
@@ -31,7 +31,7 @@ describe('npm start with no PostgreSQL and no Redis answering', () => {
     // As root the cluster runs as the `postgres` user, who must be able to reach its data folder.
     chmodSync(dataDir, 0o755);
     const [closedPort, pgPort, port, workerPort, simPort, controlPort, closedRedisPort] = await Promise.all(
-      [1, 2, 3, 4, 5, 6, 7].map(() => freePort()),
+      [1, 2, 3, 4, 5, 6, 7].map(() => freePortNumber()),
     );
     redisPort = closedRedisPort;
     embeddedPort = pgPort;
@@ -109,11 +109,11 @@ describe('npm start with no Redis answering and no redis-server installed', () =
       ...process.env,
       // An empty PATH folder: no redis-server to be found (the launcher runs node by its absolute path).
       PATH: emptyDir,
-      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-      PORT: String(await freePort()),
-      WORKER_HTTP_PORT: String(await freePort()),
-      SIMULATOR_PORT: String(await freePort()),
-      SIMULATOR_CONTROL_PORT: String(await freePort()),
+      REDIS_URL: `redis://127.0.0.1:${await freePortNumber()}`,
+      PORT: String(await freePortNumber()),
+      WORKER_HTTP_PORT: String(await freePortNumber()),
+      SIMULATOR_PORT: String(await freePortNumber()),
+      SIMULATOR_CONTROL_PORT: String(await freePortNumber()),
     };
     const child = spawn(process.execPath, [LAUNCHER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
