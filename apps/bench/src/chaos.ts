@@ -72,7 +72,7 @@ const api = startService('api', { ...env, PORT: String(port), API_TOKENS: `merch
 const workers: ServiceProcess[] = [startService('worker', env), startService('worker', env)];
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
 db.on('error', () => undefined); // idle clients die with the PostgreSQL restart; queries after it reconnect
-const infra: Record<string, number> = { postgres_restarts: 0, redis_flushes: 0, worker_kill9: 0, client_retries: 0 };
+const infra: Record<string, number> = { postgres_restarts: 0, redis_flushes: 0, worker_kill9: 0, client_retries: 0, create_answer_lost: 0 };
 const started = performance.now();
 let exitCode = 0;
 
@@ -90,8 +90,9 @@ try {
       if (i === faultsAt.redis) void flushRedis();
       const body = { orderId: `chaos-${prefix}-${i}`, amountCents: 1000 + i, currency: 'usd', customerId: `cus_chaos_${i}`, paymentMethodId: 'pm_card_visa' };
       // The create carries an Idempotency-Key, so retrying it through a restart never makes two charges.
-      const created = await call('POST', '/charges', body, `create-${prefix}-${i}`);
-      const id = (created as { id: string }).id;
+      const created = (await call('POST', '/charges', body, `create-${prefix}-${i}`)) as { id?: string; details?: { chargeId: string } };
+      if (!created.id) infra.create_answer_lost++;
+      const id = created.id ?? created.details!.chargeId;
       chargeIds.push(id);
       // A double click: two submits at once.
       await Promise.all([call('POST', `/charges/${id}/submit`), call('POST', `/charges/${id}/submit`)]);
@@ -152,8 +153,10 @@ async function call(method: string, path: string, body?: unknown, idempotencyKey
         headers: idempotencyKey ? { ...headers, 'Idempotency-Key': idempotencyKey } : headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      if (response.status < 500 && response.status !== 409) return response.json();
-      last = `${response.status} ${await response.text()}`;
+      const answer = (await response.json().catch(() => null)) as { code?: string } | null;
+      // An order that already has its charge (our first try committed, its answer was lost) names it.
+      if (response.status < 500 && (response.status !== 409 || answer?.code === 'charge_exists')) return answer;
+      last = `${response.status} ${JSON.stringify(answer)}`;
     } catch (error) {
       last = (error as Error).message;
     }
