@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN } from '@app/simulator';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
-import { freePort } from './support/free-port.js';
+import { freePortNumber } from '../apps/bench/src/free-port.js';
 import { FAST_TIMINGS, startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -21,7 +21,7 @@ describe('the worker process serves /health and /metrics on WORKER_HTTP_PORT', (
     if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
     // This process runs no processors: only the spawned worker resolves.
     stack = await startTestStack({ queuePrefix });
-    const port = await freePort();
+    const port = await freePortNumber();
     workerUrl = `http://127.0.0.1:${port}`;
     worker = spawn(process.execPath, [WORKER], {
       env: {

@@ -34,6 +34,10 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` (one object per line, for machines) or `pretty` (pino-pretty, for a terminal; npm start picks it under a TTY). */
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT = 'json';
+
   /** Requests one API token may make per API_RATE_LIMIT_WINDOW_MS, across every api process (Redis); past it, 429. */
   @Type(() => Number) @IsInt() @Min(1)
   API_RATE_LIMIT = 6000;

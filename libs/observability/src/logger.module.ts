@@ -1,15 +1,21 @@
 import { Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
+import type { LogFn, Logger as PinoLogger } from 'pino';
 import { AppConfig } from '@app/config';
 
 /** Levels at which every request still gets its own access-log line. */
 const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
 
+/** Nest's boot narration (every module loaded, every route mapped): useful when debugging, noise at info. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const INFO = 30;
+
 /**
- * Structured JSON logs (pino); the redaction list keeps tokens, signatures and provider keys out of every line.
- * Below debug, the hot routes (create and submit a charge) skip the request logger entirely: serialising each
- * request cost more than the database work behind it. Their record is the sender's one line per attempt
- * outcome (`provider call classified`, with charge, attempt, key and provider ids); errors are still logged.
+ * Structured JSON logs (pino); the redaction list keeps tokens, signatures and provider keys out of every line,
+ * and LOG_FORMAT=pretty renders them for a person instead. Below debug, the hot routes (create and submit a
+ * charge) skip the request logger entirely: serialising each request cost more than the database work behind
+ * it. Their record is the sender's one line per attempt outcome (`provider call classified`, with charge,
+ * attempt, key and provider ids); errors are still logged.
  */
 @Module({
   imports: [
@@ -24,6 +30,10 @@ const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
             ],
         pinoHttp: {
           level: config.LOG_LEVEL,
+          ...(config.LOG_FORMAT === 'pretty'
+            ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+            : {}),
+          hooks: { logMethod: demoteBootChatter },
           redact: {
             paths: [
               'req.headers.authorization',
@@ -42,3 +52,13 @@ const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
   ],
 })
 export class LoggerModule {}
+
+/** Logs Nest's boot lines at debug instead of info; everything else passes unchanged. */
+function demoteBootChatter(this: PinoLogger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+  const first = args[0] as { context?: unknown } | undefined;
+  if (level === INFO && typeof first === 'object' && first !== null && BOOT_CONTEXTS.has(String(first.context))) {
+    if (this.isLevelEnabled('debug')) this.debug(...(args as [object, string]));
+    return;
+  }
+  method.apply(this, args);
+}

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 
-/** A TCP port nothing listens on right now, for a child process that must be told its port up front. */
-export function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now. */
+export function freePortNumber(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePortNumber } from '../apps/bench/src/free-port.js';
+import { waitFor } from './support/wait-for.js';
+
+const LAUNCHER = 'dist/apps/launcher/src/main.js';
+
+/**
+ * `npm start` on a machine with no PostgreSQL: the launcher (the built one start.mjs hands over to) is pointed
+ * at a closed PostgreSQL port with no DATABASE_URL, so it must start the embedded PostgreSQL, migrate it and
+ * run the whole app on it.
+ */
+describe('npm start with no PostgreSQL and no Redis answering', () => {
+  let launcher: ChildProcess;
+  let output = '';
+  let dataDir: string;
+  let embeddedPort: number;
+  let apiPort: number;
+  let redisPort: number;
+  const merchant = `merchant-${randomUUID()}`;
+
+  beforeAll(async () => {
+    if (!existsSync(LAUNCHER)) throw new Error(`${LAUNCHER} is missing: run \`npm run build\` (npm test does) first`);
+    dataDir = mkdtempSync(join(tmpdir(), 'charge-once-launcher-'));
+    // As root the cluster runs as the `postgres` user, who must be able to reach its data folder.
+    chmodSync(dataDir, 0o755);
+    const [closedPort, pgPort, port, workerPort, simPort, controlPort, closedRedisPort] = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7].map(() => freePortNumber()),
+    );
+    redisPort = closedRedisPort;
+    embeddedPort = pgPort;
+    apiPort = port;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PGPORT: String(closedPort),
+      EMBEDDED_POSTGRES_PORT: String(pgPort),
+      CHARGE_ONCE_DATA_DIR: dataDir,
+      PORT: String(port),
+      WORKER_HTTP_PORT: String(workerPort),
+      SIMULATOR_PORT: String(simPort),
+      SIMULATOR_CONTROL_PORT: String(controlPort),
+      QUEUE_PREFIX: `launcher-${randomUUID().slice(0, 8)}`,
+      API_TOKENS: `merchant:${merchant}`,
+      REDIS_URL: `redis://127.0.0.1:${closedRedisPort}`,
+      LOG_LEVEL: 'warn',
+    };
+    delete env.DATABASE_URL;
+    delete env.STRIPE_SECRET_KEY;
+    launcher = spawn(process.execPath, [LAUNCHER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(async () => output, (text) => text.includes('ready: api') || launcher.exitCode !== null, 90_000, 'the launcher to be ready');
+  }, 120_000);
+  afterAll(async () => {
+    if (launcher && launcher.exitCode === null) {
+      launcher.kill('SIGKILL');
+      await new Promise((resolve) => launcher.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says it started the embedded PostgreSQL, on its own port, with data under the data folder', () => {
+    expect(output, output).toContain('ready: api');
+    expect(output).toContain('starting an embedded PostgreSQL');
+    expect(output).toContain(`port ${embeddedPort}, data in ${join(dataDir, 'postgres')}`);
+    expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+  });
+
+  it('started redis-server from PATH on the port REDIS_URL names, with its data under the data folder', () => {
+    expect(output).toMatch(new RegExp(`nothing answers on redis://127.0.0.1:${redisPort}: starting \\S*redis-server on port ${redisPort}, data in ${join(dataDir, 'redis')}`));
+  });
+
+  it('serves a charge end to end on it, and stops it with everything else', async () => {
+    const headers = { Authorization: `Bearer ${merchant}`, 'content-type': 'application/json' };
+    const body = { orderId: `order-${randomUUID()}`, amountCents: 4990, currency: 'usd', customerId: 'cus_first_run', paymentMethodId: 'pm_card_visa' };
+    const created = await fetch(`http://127.0.0.1:${apiPort}/charges`, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const submitted = await fetch(`http://127.0.0.1:${apiPort}/charges/${id}/submit`, { method: 'POST', headers });
+    expect(submitted.status).toBe(200);
+    expect(((await submitted.json()) as { status: string }).status).toBe('succeeded');
+
+    // The charge is in the embedded cluster, not in any other database.
+    const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/charge_once` });
+    await client.connect();
+    const { rows } = await client.query<{ status: string }>(`SELECT a.status FROM charge_attempts a WHERE a.charge_id = $1`, [id]);
+    await client.end();
+    expect(rows).toEqual([{ status: 'succeeded' }]);
+
+    launcher.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => launcher.once('exit', (c) => resolve(c)));
+    expect(code, output).toBe(0);
+    const probe = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/charge_once`, connectionTimeoutMillis: 2000 });
+    await expect(probe.connect()).rejects.toThrow();
+    expect(await portAnswers(redisPort)).toBe(false);
+  }, 60_000);
+});
+
+describe('npm start with no Redis answering and no redis-server installed', () => {
+  it('stops at once with one message naming the two ways out', async () => {
+    const emptyDir = mkdtempSync(join(tmpdir(), 'charge-once-no-redis-'));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      // An empty PATH folder: no redis-server to be found (the launcher runs node by its absolute path).
+      PATH: emptyDir,
+      REDIS_URL: `redis://127.0.0.1:${await freePortNumber()}`,
+      PORT: String(await freePortNumber()),
+      WORKER_HTTP_PORT: String(await freePortNumber()),
+      SIMULATOR_PORT: String(await freePortNumber()),
+      SIMULATOR_CONTROL_PORT: String(await freePortNumber()),
+    };
+    const child = spawn(process.execPath, [LAUNCHER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(text).toContain('there is no redis-server to start');
+    expect(text).toContain('apt-get install redis-server');
+    expect(text).toContain('docker compose up');
+    rmSync(emptyDir, { recursive: true, force: true });
+  });
+});
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
