@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity } from '@app/database';
+import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
@@ -101,7 +101,7 @@ export class AttemptSender {
     const rows = await this.db.query<[Array<{ http_attempts: number }>, number]>(
       `UPDATE charge_attempts
           SET http_attempts = http_attempts + 1,
-              lease_expires_at = now() + make_interval(secs => $2::double precision / 1000),
+              lease_expires_at = now() + ${msInterval('$2')},
               last_sent_at = now(), updated_at = now()
         WHERE id = $1 AND status = 'pending' AND lease_expires_at IS NULL
           AND (next_send_at IS NULL OR next_send_at <= now())
@@ -207,7 +207,7 @@ export class AttemptSender {
     const [, affected] = await em.query<[unknown, number]>(
       `UPDATE charge_attempts
           SET lease_expires_at = NULL, last_error = $3, last_send_ended_at = clock_timestamp(),
-              next_send_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = now()
+              next_send_at = now() + ${msInterval('$4')}, updated_at = now()
         WHERE id = $1 AND status = 'pending' AND http_attempts = $2`,
       [attemptId, claimed, lastError, delayForTry(this.retrySchedule, claimed - 1)],
     );

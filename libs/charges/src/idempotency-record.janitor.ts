@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
+import { msInterval } from '@app/database';
 
 /**
  * Forgets completed inbound Idempotency-Keys once clients can no longer be retrying them
@@ -17,7 +18,7 @@ export class IdempotencyRecordJanitor {
   async purge(): Promise<number> {
     const [, deleted] = await this.db.query<[unknown[], number]>(
       `DELETE FROM idempotency_records
-        WHERE state = 'completed' AND created_at < now() - make_interval(secs => $1::double precision / 1000)`,
+        WHERE state = 'completed' AND created_at < now() - ${msInterval('$1')}`,
       [this.config.INBOUND_IDEMPOTENCY_TTL_MS],
     );
     return deleted;

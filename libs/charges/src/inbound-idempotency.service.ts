@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { IdempotencyRecordEntity } from '@app/database';
+import { IdempotencyRecordEntity, msInterval } from '@app/database';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from './charges.errors.js';
 
 export interface StoredResponse {
@@ -17,7 +17,7 @@ export interface StoredResponse {
  * with another body is refused (422), and a repeat while the first still runs gets 409.
  */
 /** Longer than any request may run (the HTTP server and the provider timeouts end it well before). */
-const ABANDONED_AFTER_S = 120;
+const ABANDONED_AFTER_MS = 120_000;
 
 @Injectable()
 export class InboundIdempotencyService {
@@ -54,8 +54,8 @@ export class InboundIdempotencyService {
   private async takeOverAbandoned(scope: string, key: string): Promise<boolean> {
     const [, affected] = await this.db.query<[unknown[], number]>(
       `UPDATE idempotency_records SET created_at = now()
-        WHERE scope = $1 AND key = $2 AND state = 'in_flight' AND created_at < now() - make_interval(secs => $3)`,
-      [scope, key, ABANDONED_AFTER_S],
+        WHERE scope = $1 AND key = $2 AND state = 'in_flight' AND created_at < now() - ${msInterval('$3')}`,
+      [scope, key, ABANDONED_AFTER_MS],
     );
     return affected === 1;
   }

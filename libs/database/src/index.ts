@@ -23,3 +23,4 @@ export { ReconciliationMoneyMovementEntity } from './entities/reconciliation-mon
 export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
 export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';
 export { preparedQuery } from './prepared-query.js';
+export { msInterval } from './ms-interval.sql.js';

@@ -1,3 +1,4 @@
+import { msInterval } from './ms-interval.sql.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -15,7 +16,7 @@ export class ScheduledRunGuard {
     const rows = await this.db.query<unknown[]>(
       `INSERT INTO scheduled_runs (name, last_started_at) VALUES ($1, now())
        ON CONFLICT (name) DO UPDATE SET last_started_at = now()
-        WHERE scheduled_runs.last_started_at <= now() - make_interval(secs => $2::double precision / 1000)
+        WHERE scheduled_runs.last_started_at <= now() - ${msInterval('$2')}
        RETURNING name`,
       [name, intervalMs * 0.9],
     );

@@ -10,6 +10,7 @@ import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable 
 import { divergenceCountsOf, findSettleCandidates, recordChargeDivergences, recordMissingAtProvider, recordMoneyMovements } from './statement-matcher.js';
 import type { MatchScope } from './statement-matcher.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
+import { msInterval } from '@app/database';
 
 /**
  * Runs one claimed reconciliation to the end: stream the statement into staging, settle unknown attempts,
@@ -85,7 +86,7 @@ export class ReconciliationRunExecutor {
 
   private async renew(run: ClaimedRun): Promise<boolean> {
     const [rows] = await this.db.query<[unknown[], number]>(
-      `UPDATE reconciliation_runs SET lease_expires_at = now() + make_interval(secs => $3::double precision / 1000)
+      `UPDATE reconciliation_runs SET lease_expires_at = now() + ${msInterval('$3')}
         WHERE id = $1 AND status = 'running' AND executions = $2 RETURNING id`,
       [run.id, run.executions, this.config.RECONCILIATION_LEASE_MS],
     );

@@ -3,7 +3,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { isUniqueViolation } from '@app/database';
+import { isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry, StatementUnsupportedError, type StatementSource } from '@app/gateways';
 import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
 import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-lease.js';
@@ -66,7 +66,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
   async takeOverExpired(): Promise<string | null> {
     const [rows] = await this.db.query<[ClaimedRun[], number]>(
       `UPDATE reconciliation_runs
-          SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::double precision / 1000), executions = executions + 1
+          SET lease_owner = $1, lease_expires_at = now() + ${msInterval('$2')}, executions = executions + 1
         WHERE id = (SELECT id FROM reconciliation_runs WHERE status = 'running' AND lease_expires_at < now()
                      ORDER BY started_at LIMIT 1 FOR UPDATE SKIP LOCKED)
           AND status = 'running' AND lease_expires_at < now()
@@ -100,7 +100,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     try {
       const rows = await this.db.query<ClaimedRun[]>(
         `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, lease_owner, lease_expires_at, executions)
-         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, now() + make_interval(secs => $8::double precision / 1000), 1)
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, now() + ${msInterval('$8')}, 1)
          ON CONFLICT DO NOTHING
          RETURNING ${CLAIMED_COLUMNS}`,
         [randomUUID(), input.provider, input.day, trigger, input.source ?? 'api', input.requestedBy, LEASE_OWNER, this.config.RECONCILIATION_LEASE_MS],

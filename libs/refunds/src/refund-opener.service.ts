@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, mayOpenNewAttempt, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
+import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundHasOpenReviewItem } from './refund-review.query.js';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError } from './refunds.errors.js';
@@ -213,7 +213,7 @@ export class RefundOpener {
     // Created already claimed for its first send: the claim commits with the key.
     const [rows] = await em.query<[Array<{ created_at: Date; lease_expires_at: Date }>, number]>(
       `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
-              lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+              lease_expires_at = now() + ${msInterval('$2')}
         WHERE id = $1 RETURNING created_at, lease_expires_at`,
       [id, this.config.SUBMIT_LEASE_MS],
     );

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { AttemptJobs } from '@app/queues';
+import { msInterval } from '@app/database';
 
 export interface SweepReport {
   leasesExpired: number;
@@ -78,8 +79,9 @@ export class OpenAttemptSweeper {
       `SELECT id, http_attempts FROM charge_attempts
         WHERE status = 'pending' AND lease_expires_at IS NULL
           AND (next_send_at IS NULL OR next_send_at <= now())
-          AND updated_at < now() - make_interval(secs => ${ORPHAN_GRACE_MS / 1000})
+          AND updated_at < now() - ${msInterval('$1')}
         LIMIT ${BATCH}`,
+      [ORPHAN_GRACE_MS],
     );
     for (const row of orphans) await this.jobs.scheduleSend(row.id, row.http_attempts, 0);
     return orphans.length;

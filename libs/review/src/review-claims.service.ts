@@ -6,6 +6,7 @@ import { writeReviewAudit } from './review-audit.writer.js';
 import { ReviewClaimedByAnotherError, ReviewStateConflictError } from './review.errors.js';
 import type { ReviewItemView } from './review-item.view.js';
 import { ReviewQueueService } from './review-queue.service.js';
+import { msInterval } from '@app/database';
 
 /**
  * One reviewer at a time. A claim is a conditional update (open, or claimed but expired by the database
@@ -31,7 +32,7 @@ export class ReviewClaimsService {
       const [, affected] = await em.query<[unknown[], number]>(
         `UPDATE review_items
             SET state = 'claimed', claimed_by = $2, claimed_at = now(),
-                claim_expires_at = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
+                claim_expires_at = now() + ${msInterval('$3')}, updated_at = now()
           WHERE id = $1 AND (state = 'open' OR (state = 'claimed' AND claim_expires_at <= now()))`,
         [id, actor, this.config.REVIEW_CLAIM_TTL_MS],
       );

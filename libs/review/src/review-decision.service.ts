@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, isUniqueViolation, type ReviewFollowUp } from '@app/database';
+import { ChargeAttemptEntity, isUniqueViolation, type ReviewFollowUp, msInterval } from '@app/database';
 import { actionFitsAttempt, needsSecondReviewer, type AttemptStatusSeen, type ReviewAction } from './rules/review-decision-rules.js';
 import { writeReviewAudit } from './review-audit.writer.js';
 import type { ReviewItemRow, ReviewItemView } from './review-item.view.js';
@@ -262,7 +262,7 @@ export class ReviewDecisionService {
   private async lockAttempt(em: EntityManager, attemptId: string, queriedAt: string | null = null): Promise<{ status: string; resolved_by: string | null; queried_after_grace: boolean }> {
     const [row] = await em.query<Array<{ status: string; resolved_by: string | null; queried_after_grace: boolean }>>(
       `SELECT status, resolved_by,
-              coalesce($2::timestamptz >= coalesce(last_send_ended_at, last_sent_at, created_at) + make_interval(secs => $3::double precision / 1000), false) AS queried_after_grace
+              coalesce($2::timestamptz >= coalesce(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')}, false) AS queried_after_grace
          FROM charge_attempts WHERE id = $1 FOR UPDATE`,
       [attemptId, queriedAt, this.config.CONSISTENT_LOOKUP_GRACE_MS],
     );

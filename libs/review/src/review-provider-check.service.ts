@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { GatewayRegistry, type LookupResult, type RetrieveResult } from '@app/gateways';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
 import { ReviewProviderEvidenceError } from './review.errors.js';
+import { msInterval } from '@app/database';
 
 export interface CheckSubject {
   reviewItemId: string;
@@ -93,7 +94,7 @@ export class ReviewProviderCheck {
       `SELECT now() >= ends AS passed, now(), sent AS last_sent_at, ends AS grace_ends_at,
               greatest(0, extract(epoch FROM ends - now()) * 1000)::float8 AS remaining_ms
          FROM (SELECT coalesce(last_send_ended_at, last_sent_at, created_at) AS sent,
-                      coalesce(last_send_ended_at, last_sent_at, created_at) + make_interval(secs => $2::double precision / 1000) AS ends
+                      coalesce(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$2')} AS ends
                  FROM charge_attempts WHERE id = $1) g`,
       [attemptId, this.config.CONSISTENT_LOOKUP_GRACE_MS],
     );

@@ -7,6 +7,7 @@ import { ReviewInputInvalidError, ReviewItemNotFoundError } from './review.error
 import type { OlderThan } from './rules/older-than.js';
 import { readReviewEvidence, type ReviewEvidence } from './review-evidence.query.js';
 import { ITEM_SELECT, toReviewItemView, type ReviewItemRow, type ReviewItemView } from './review-item.view.js';
+import { msInterval } from '@app/database';
 
 export interface ReviewQueueFilter {
   /** Absent: every item still waiting for a person (anything but closed). */
@@ -60,7 +61,7 @@ export class ReviewQueueService {
     if (filter.provider) where.push(`a.provider = ${param(filter.provider)}`);
     if (filter.reason) where.push(`r.reason = ${param(filter.reason)}`);
     if (filter.minAmountCents !== undefined) where.push(`c.amount_cents >= ${param(filter.minAmountCents)}`);
-    if (filter.olderThan?.kind === 'age') where.push(`r.created_at < now() - make_interval(secs => ${param(filter.olderThan.ms / 1000)}::double precision)`);
+    if (filter.olderThan?.kind === 'age') where.push(`r.created_at < now() - ${msInterval(param(filter.olderThan.ms) as `$${number}`)}`);
     if (filter.olderThan?.kind === 'before') where.push(`r.created_at < ${param(filter.olderThan.at)}`);
     if (filter.cursor) {
       const [at, id] = decodeCursor(filter.cursor);
