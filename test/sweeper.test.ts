@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { AttemptSender } from '@app/attempts';
-import { ScheduledRunGuard } from '@app/database';
+import { ScheduledRunClaim } from '@app/database';
 import { SUBMIT_QUEUE } from '@app/queues';
 import { OpenAttemptSweeper } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
@@ -53,7 +53,7 @@ describe('the sweeper and the key lifetime', () => {
   });
 
   it('lets exactly one of many workers start a scheduled run per interval', async () => {
-    const guard = stack.app.get(ScheduledRunGuard);
+    const guard = stack.app.get(ScheduledRunClaim);
     const name = `test-job-${randomUUID()}`;
     const starts = await Promise.all(Array.from({ length: 10 }, () => guard.tryStart(name, 60_000)));
     expect(starts.filter(Boolean)).toHaveLength(1);

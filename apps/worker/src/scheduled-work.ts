@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { IdempotencyRecordJanitor } from '@app/charges';
 import { AppConfig } from '@app/config';
-import { ScheduledRunGuard } from '@app/database';
+import { ScheduledRunClaim } from '@app/database';
 import { OpenAttemptSweeper } from '@app/resolution';
 
 const HOUR_MS = 3600_000;
@@ -19,7 +19,7 @@ export class ScheduledWork implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly sweeper: OpenAttemptSweeper,
     private readonly janitor: IdempotencyRecordJanitor,
-    private readonly guard: ScheduledRunGuard,
+    private readonly runs: ScheduledRunClaim,
     private readonly registry: SchedulerRegistry,
     private readonly config: AppConfig,
   ) {}
@@ -41,7 +41,7 @@ export class ScheduledWork implements OnApplicationBootstrap, OnApplicationShutd
   private tick(name: string, intervalMs: number, work: () => Promise<unknown>): void {
     if (this.running.has(name)) return;
     const run = (async () => {
-      if (await this.guard.tryStart(name, intervalMs)) await work();
+      if (await this.runs.tryStart(name, intervalMs)) await work();
     })()
       .catch((error: unknown) => this.logger.error({ err: error, job: name }, 'scheduled job failed'))
       .finally(() => this.running.delete(name));

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options.js';
-import { ScheduledRunGuard } from './scheduled-run.guard.js';
+import { ScheduledRunClaim } from './scheduled-run.claim.js';
 
 /** The one TypeORM data layer every module shares. Migrations are applied by `migrateDatabase`, not here. */
 @Global()
@@ -13,7 +13,7 @@ import { ScheduledRunGuard } from './scheduled-run.guard.js';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.DATABASE_URL), migrationsRun: false }),
     }),
   ],
-  providers: [ScheduledRunGuard],
-  exports: [ScheduledRunGuard],
+  providers: [ScheduledRunClaim],
+  exports: [ScheduledRunClaim],
 })
 export class DatabaseModule {}

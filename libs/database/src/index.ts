@@ -12,7 +12,7 @@ export { ApiTokenEntity, type ApiRole } from './entities/api-token.entity.js';
 export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
 export { ReviewItemEntity, type ReviewItemState, type ReviewDecisionAction, type ReviewFollowUp } from './entities/review-item.entity.js';
 export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-audit.entity.js';
-export { ScheduledRunGuard } from './scheduled-run.guard.js';
+export { ScheduledRunClaim } from './scheduled-run.claim.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';
 export { RefundEntity } from './entities/refund.entity.js';
 export { ReconciliationRunEntity, type ReconciliationRunStatus, type ReconciliationTrigger, type StatementSourceColumn } from './entities/reconciliation-run.entity.js';

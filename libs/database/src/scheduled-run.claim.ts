@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
  * It lives in PostgreSQL, not Redis, because the sweeper is what recovers from a Redis that lost everything.
  */
 @Injectable()
-export class ScheduledRunGuard {
+export class ScheduledRunClaim {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async tryStart(name: string, intervalMs: number): Promise<boolean> {
