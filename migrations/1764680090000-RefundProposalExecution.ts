@@ -17,6 +17,8 @@ export class RefundProposalExecution1764680090000 implements MigrationInterface 
         CHECK ((charge_id IS NOT NULL AND provider_charge_id IS NULL AND proposal_id IS NULL)
             OR (charge_id IS NULL AND provider_charge_id IS NOT NULL AND proposal_id IS NOT NULL))`);
     await q.query(`ALTER TABLE refunds ADD CONSTRAINT refunds_proposal_id_fkey FOREIGN KEY (proposal_id) REFERENCES refund_proposals(id)`);
+    // One provider charge, one proposal refund, even if two runs proposed it under two kinds (a failed one is retried in place).
+    await q.query(`CREATE UNIQUE INDEX uq_refunds_proposal_provider_charge ON refunds (provider_charge_id) WHERE charge_id IS NULL`);
     await q.query(`ALTER TABLE charge_attempts ALTER COLUMN charge_id DROP NOT NULL`);
     await q.query(`ALTER TABLE charge_attempts ADD CONSTRAINT charge_attempts_charge_id_check CHECK (operation <> 'charge' OR charge_id IS NOT NULL)`);
     // Approving executes in the same transaction, so no proposal rests in an `approved` state.
@@ -40,6 +42,7 @@ export class RefundProposalExecution1764680090000 implements MigrationInterface 
     await q.query(`DELETE FROM refunds WHERE charge_id IS NULL`);
     await q.query(`ALTER TABLE charge_attempts DROP CONSTRAINT charge_attempts_charge_id_check`);
     await q.query(`ALTER TABLE charge_attempts ALTER COLUMN charge_id SET NOT NULL`);
+    await q.query(`DROP INDEX uq_refunds_proposal_provider_charge`);
     await q.query(`ALTER TABLE refunds DROP CONSTRAINT refunds_proposal_id_fkey`);
     await q.query(`ALTER TABLE refunds DROP CONSTRAINT refunds_target_check`);
     await q.query(`ALTER TABLE refunds DROP COLUMN provider_charge_id`);

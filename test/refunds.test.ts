@@ -4,6 +4,7 @@ import { ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { createCharge, getCharge, transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
+import { insertRefundProposal } from './support/reconciliation.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -202,21 +203,7 @@ describe('refunds', () => {
     // A provider charge with no charge of ours, and the proposal reconciliation would have made for it.
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     const [planted] = stack.sim.plantCharges([{ amount: 2500, customer: customerId }]);
-    const day = new Date().toISOString().slice(0, 10);
-    const [{ id: runId }] = await stack.db.query(
-      `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions) VALUES (gen_random_uuid(), 'stripe', $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
-      [day],
-    );
-    const [{ id: divergenceId }] = await stack.db.query(
-      `INSERT INTO reconciliation_divergences (id, run_id, kind, provider, day, subject, provider_charge_id, amount_cents, currency, detail, status)
-       VALUES (gen_random_uuid(), $1, 'provider_only', 'stripe', $2, $3, $3, 2500, 'usd', '{}', 'open') RETURNING id`,
-      [runId, day, planted.paymentIntentId],
-    );
-    const [{ id: proposalId }] = await stack.db.query(
-      `INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, amount_cents, currency, reason, state)
-       VALUES (gen_random_uuid(), $1, 'stripe', $2, 2500, 'usd', 'provider_only', 'proposed') RETURNING id`,
-      [divergenceId, planted.paymentIntentId],
-    );
+    const { proposalId } = await insertRefundProposal(stack, { providerChargeId: planted.paymentIntentId, amountCents: 2500 });
 
     stack.sim.setFaults({ rules: [{ fault: 'hang_after_create', match: { customerId } }] });
     const approved = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({ note: 'not ours' });
@@ -235,6 +222,28 @@ describe('refunds', () => {
     expect(await transitionsOf(stack, done.attempts[0].id)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→succeeded:resolver']);
     // Approving again executes nothing more.
     expect((await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({})).status).toBe(409);
+    expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId })).toHaveLength(1);
+  });
+
+  it('a proposal whose provider charge has since become our success is refused, and nothing is refunded', async () => {
+    // The night saw the intent with no success of ours; since then our attempt settled with it.
+    const charge = await succeededCharge(stack);
+    const intentId = charge.attempts[0].providerChargeId!;
+    const { proposalId } = await insertRefundProposal(stack, { providerChargeId: intentId, amountCents: charge.amountCents });
+    const refused = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({});
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'refund_proposal_stale', details: { attemptId: charge.attempts[0].id, attemptStatus: 'succeeded' } });
+    expect(stack.sim.refunds({ paymentIntentId: intentId })).toEqual([]);
+    expect(await stack.db.query(`SELECT state, refund_id FROM refund_proposals WHERE id = $1`, [proposalId])).toEqual([{ state: 'proposed', refund_id: null }]);
+
+    // Two proposals for one provider charge (two runs, two kinds): the second refund is refused by the database.
+    const [planted] = stack.sim.plantCharges([{ amount: 900 }]);
+    const first = await insertRefundProposal(stack, { providerChargeId: planted.paymentIntentId, amountCents: 900 });
+    const second = await insertRefundProposal(stack, { providerChargeId: planted.paymentIntentId, amountCents: 900, kind: 'duplicate_charge' });
+    expect((await stack.http.post(`/reconciliation/refund-proposals/${first.proposalId}/approve`).set(stack.auth('admin')).send({})).status).toBe(200);
+    const again = await stack.http.post(`/reconciliation/refund-proposals/${second.proposalId}/approve`).set(stack.auth('admin')).send({});
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('provider_charge_already_refunded');
     expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId })).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import { ChargeAttemptEntity, ReviewItemEntity } from '@app/database';
 import { ReviewItemsService } from '@app/review';
 import { createCharge, submit } from './support/charges.js';
 import { newReviewer, unknownAttemptInReview, type ItemUnderReview, type Reviewer } from './support/review.js';
+import { insertRefundProposal } from './support/reconciliation.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 /** Screenshots for people to look at; git-ignored. */
@@ -150,22 +151,7 @@ describe('review console in a browser', () => {
   it('shows an admin the open divergences and proposed refunds; approving one sends its refund once', async () => {
     // A provider-only charge and what reconciliation records for it (inserted: this file shares its database).
     const [planted] = stack.sim.plantCharges([{ amount: 3_300 }]);
-    const day = new Date().toISOString().slice(0, 10);
-    const [{ id: runId }] = await stack.db.query(
-      `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions)
-       VALUES (gen_random_uuid(), 'stripe', $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
-      [day],
-    );
-    const [{ id: divergenceId }] = await stack.db.query(
-      `INSERT INTO reconciliation_divergences (id, run_id, kind, provider, day, subject, provider_charge_id, amount_cents, currency, detail, status)
-       VALUES (gen_random_uuid(), $1, 'provider_only', 'stripe', $2, $3, $3, 3300, 'usd', '{}', 'open') RETURNING id`,
-      [runId, day, planted.paymentIntentId],
-    );
-    const [{ id: proposalId }] = await stack.db.query(
-      `INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, amount_cents, currency, reason, state)
-       VALUES (gen_random_uuid(), $1, 'stripe', $2, 3300, 'usd', 'provider_only', 'proposed') RETURNING id`,
-      [divergenceId, planted.paymentIntentId],
-    );
+    const { proposalId, divergenceId } = await insertRefundProposal(stack, { providerChargeId: planted.paymentIntentId, amountCents: 3_300 });
 
     // A reviewer is told in words that this page is not theirs.
     await page.goto('about:blank');

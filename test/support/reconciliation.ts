@@ -43,3 +43,31 @@ export async function insertSucceededAttempt(stack: TestStack, chargeId: string,
   );
   return id;
 }
+
+/**
+ * A refund proposal as a nightly run would record it for `providerChargeId`, inserted directly (with its run
+ * and divergence) so a test that shares the suite database need not reconcile a whole day.
+ */
+export async function insertRefundProposal(
+  stack: TestStack,
+  input: { providerChargeId: string; amountCents: number; kind?: 'provider_only' | 'duplicate_charge'; chargeId?: string | null },
+): Promise<{ proposalId: string; divergenceId: string }> {
+  const day = new Date().toISOString().slice(0, 10);
+  const kind = input.kind ?? 'provider_only';
+  const [{ id: runId }] = await stack.db.query(
+    `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions)
+     VALUES (gen_random_uuid(), 'stripe', $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
+    [day],
+  );
+  const [{ id: divergenceId }] = await stack.db.query(
+    `INSERT INTO reconciliation_divergences (id, run_id, kind, provider, day, subject, provider_charge_id, charge_id, amount_cents, currency, detail, status)
+     VALUES (gen_random_uuid(), $1, $2, 'stripe', $3, $4, $4, $5, $6, 'usd', '{}', 'open') RETURNING id`,
+    [runId, kind, day, input.providerChargeId, input.chargeId ?? null, input.amountCents],
+  );
+  const [{ id: proposalId }] = await stack.db.query(
+    `INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
+     VALUES (gen_random_uuid(), $1, 'stripe', $2, $3, $4, 'usd', $5, 'proposed') RETURNING id`,
+    [divergenceId, input.providerChargeId, input.chargeId ?? null, input.amountCents, kind],
+  );
+  return { proposalId, divergenceId };
+}

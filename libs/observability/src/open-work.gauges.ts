@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { metricsRegistry } from './metrics.js';
+import { metricsRegistry, scrapeSafely } from './metrics.js';
 
 /**
  * What is still uncertain, read from the database at scrape time (the source of truth, whichever process is
@@ -22,33 +22,33 @@ export class OpenWorkGauges implements OnModuleInit, OnModuleDestroy {
       help: 'Attempts not yet succeeded or failed, by status',
       labelNames: ['status'],
       registers: [metricsRegistry],
-      async collect() {
+      collect: scrapeSafely(async function (this: Gauge) {
         this.reset();
         const rows = await db.query<Array<{ status: string; n: number }>>(
           `SELECT status, count(*)::int AS n FROM charge_attempts WHERE status IN ('pending','unknown') GROUP BY status`,
         );
         for (const row of rows) this.set({ status: row.status }, row.n);
-      },
+      }),
     });
     new Gauge({
       name: GAUGES[1],
       help: 'How long the oldest unknown attempt has been unknown',
       registers: [metricsRegistry],
-      async collect() {
+      collect: scrapeSafely(async function (this: Gauge) {
         const [row] = await db.query<Array<{ s: number | null }>>(
           `SELECT extract(epoch FROM now() - min(unknown_since))::float8 AS s FROM charge_attempts WHERE status = 'unknown'`,
         );
         this.set(row.s ?? 0);
-      },
+      }),
     });
     new Gauge({
       name: GAUGES[2],
       help: 'Review items waiting for a person',
       registers: [metricsRegistry],
-      async collect() {
+      collect: scrapeSafely(async function (this: Gauge) {
         const [row] = await db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM review_items WHERE state <> 'closed'`);
         this.set(row.n);
-      },
+      }),
     });
   }
 

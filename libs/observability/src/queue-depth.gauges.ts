@@ -4,7 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { Gauge } from 'prom-client';
 import { QUEUE_NAMES } from '@app/queues';
-import { metricsRegistry } from './metrics.js';
+import { metricsRegistry, scrapeSafely } from './metrics.js';
 
 const NAME = 'charge_once_queue_jobs';
 const STATES = ['waiting', 'active', 'delayed', 'failed', 'paused'] as const;
@@ -25,7 +25,7 @@ export class QueueDepthGauges implements OnModuleInit, OnModuleDestroy {
       help: 'Jobs in each queue, by state, read from Redis at scrape time',
       labelNames: ['queue', 'state'],
       registers: [metricsRegistry],
-      async collect() {
+      collect: scrapeSafely(async function (this: Gauge) {
         this.reset();
         await Promise.all(
           queues.map(async ({ name, queue }) => {
@@ -34,7 +34,7 @@ export class QueueDepthGauges implements OnModuleInit, OnModuleDestroy {
             for (const state of STATES) this.set({ queue: name, state }, (counts as unknown as Record<string, number>)[state] ?? 0);
           }),
         );
-      },
+      }),
     });
   }
 

@@ -55,3 +55,12 @@ export class InvalidCursorError extends DomainError {
     super('cursor is not one this API returned', { field: 'cursor' });
   }
 }
+
+/** The proposal's provider charge is (or may yet be) one of our attempts' success: refunding it is a person's call. */
+export class RefundProposalStaleError extends DomainError {
+  readonly code = 'refund_proposal_stale';
+  readonly kind = 'conflict';
+  constructor(id: string, attemptId: string, attemptStatus: string) {
+    super(`refund proposal ${id}: its provider charge belongs to attempt ${attemptId} (${attemptStatus}) now; nothing was refunded`, { attemptId, attemptStatus });
+  }
+}

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
 import { RefundOpener } from '@app/refunds';
-import { RefundProposalDecidedError, RefundProposalNotFoundError } from './reconciliation.errors.js';
+import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalStaleError } from './reconciliation.errors.js';
 import { refundProposalView, type RefundProposalView } from './reconciliation.views.js';
 
 /**
@@ -32,6 +32,7 @@ export class RefundProposalsService {
   async approve(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
     const { proposal, attempt } = await this.db.transaction(async (em) => {
       const locked = await this.lockProposed(em, id);
+      await this.refuseIfOurs(em, locked);
       const opened = await this.opener.openForProposal(em, locked, actor);
       const decided = await this.decide(em, id, 'executed', actor, note, opened.refund.id);
       return { proposal: decided, attempt: opened.attempt };
@@ -48,6 +49,24 @@ export class RefundProposalsService {
     });
     this.logger.log({ refundProposalId: id, providerChargeId: proposal.providerChargeId, actor }, 'refund proposal rejected');
     return refundProposalView(proposal);
+  }
+
+  /**
+   * A proposal is a snapshot of one night: since then the provider charge may have become (or may be about to
+   * become) the success of one of our attempts, a resolver or a webhook having settled it. Refunding it then would
+   * refund a customer's only payment; a person looks again instead. Under the charge's row lock when the proposal
+   * names our charge, so no attempt of it settles in between.
+   */
+  private async refuseIfOurs(em: EntityManager, proposal: RefundProposalEntity): Promise<void> {
+    if (proposal.chargeId) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [proposal.chargeId]);
+    const [ours] = await em.query<Array<{ id: string; status: string }>>(
+      `SELECT id, status FROM charge_attempts
+        WHERE operation = 'charge' AND provider = $1
+          AND (provider_charge_id = $2 OR (charge_id = $3 AND status IN ('pending', 'unknown')))
+        LIMIT 1`,
+      [proposal.provider, proposal.providerChargeId, proposal.chargeId],
+    );
+    if (ours) throw new RefundProposalStaleError(proposal.id, ours.id, ours.status);
   }
 
   private async lockProposed(em: EntityManager, id: string): Promise<RefundProposalEntity> {

@@ -7,7 +7,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundHasOpenReviewItem } from './refund-review.query.js';
-import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError } from './refunds.errors.js';
+import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
 
 export interface NewRefund {
   chargeId: string;
@@ -99,6 +99,7 @@ export class RefundOpener {
       await em.insert(RefundEntity, refund);
     } catch (error) {
       if (isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(proposal.id);
+      if (isUniqueViolation(error, 'uq_refunds_proposal_provider_charge')) throw new ProviderChargeAlreadyRefundedError(proposal.providerChargeId);
       throw error;
     }
     const attempt = await this.insertAttempt(em, { chargeId: null, provider: proposal.provider, providerChargeId: proposal.providerChargeId }, refund, actor);

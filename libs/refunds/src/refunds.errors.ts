@@ -43,3 +43,12 @@ export class RefundProposalExecutedError extends DomainError {
     super(`refund proposal ${proposalId} was already executed`, { proposalId });
   }
 }
+
+/** Another proposal already refunded this provider charge (two runs proposed it under two kinds). */
+export class ProviderChargeAlreadyRefundedError extends DomainError {
+  readonly code = 'provider_charge_already_refunded';
+  readonly kind = 'conflict';
+  constructor(providerChargeId: string) {
+    super(`provider charge ${providerChargeId} already has a refund from a proposal`, { providerChargeId });
+  }
+}

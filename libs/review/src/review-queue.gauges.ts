@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { metricsRegistry } from '@app/observability';
+import { metricsRegistry, scrapeSafely } from '@app/observability';
 
 const GAUGES = ['charge_once_review_items_waiting', 'charge_once_review_item_oldest_seconds'] as const;
 
@@ -25,20 +25,20 @@ export class ReviewQueueGauges implements OnModuleInit, OnModuleDestroy {
       help: 'Review items not yet closed, by reason and state',
       labelNames: ['reason', 'state'],
       registers: [metricsRegistry],
-      async collect() {
+      collect: scrapeSafely(async function (this: Gauge) {
         this.reset();
         for (const row of await read()) this.set({ reason: row.reason, state: row.state }, row.n);
-      },
+      }),
     });
     new Gauge({
       name: GAUGES[1],
       help: 'Age of the oldest review item not yet closed, by reason and state',
       labelNames: ['reason', 'state'],
       registers: [metricsRegistry],
-      async collect() {
+      collect: scrapeSafely(async function (this: Gauge) {
         this.reset();
         for (const row of await read()) this.set({ reason: row.reason, state: row.state }, row.oldest_s);
-      },
+      }),
     });
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition } from '@app/attempts';
+import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition, type LockedAttempt } from '@app/attempts';
 import type { MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
 import { matchRefundAttempt, proposalRefundsExplain, refundedTotalExplained } from './our-refunds.query.js';
 import { UnknownWebhookProviderError, WebhookRejectedError } from './webhooks.errors.js';
@@ -94,7 +94,8 @@ export class WebhookIngestService {
   ): Promise<EventDecision> {
     const locked = await lockChargeAndAttempt(em, attemptId);
     if (!locked) return { action: 'none', reason: 'not_actionable' };
-    if (locked.chargeId === null || (providerChargeId !== null && locked.providerChargeId !== null && providerChargeId !== locked.providerChargeId)) {
+    const chargeId = locked.chargeId;
+    if (chargeId === null || isAboutAnotherProviderCharge(locked, providerChargeId)) {
       // Another provider charge carrying our reference (a second charge): its totals are not our charge's, and
       // only the refund of its approved proposal explains money going back from it.
       if (moved.kind === 'refund' && moved.refundedCents !== null && providerChargeId !== null && (await proposalRefundsExplain(em, providerChargeId, moved.refundedCents))) {
@@ -105,17 +106,17 @@ export class WebhookIngestService {
       return { action: 'review', reason };
     }
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
-      await em.query(`UPDATE charges SET refunded_cents = GREATEST(refunded_cents, $2), updated_at = now() WHERE id = $1`, [locked.chargeId, moved.refundedCents]);
+      await em.query(`UPDATE charges SET refunded_cents = GREATEST(refunded_cents, $2), updated_at = now() WHERE id = $1`, [chargeId, moved.refundedCents]);
     }
     if (moved.kind === 'dispute') {
       await em.query(
         `UPDATE charges SET dispute_status = $2, updated_at = now()
           WHERE id = $1 AND (dispute_status IS NULL OR $3 OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'charge_refunded'))`,
-        [locked.chargeId, moved.status, moved.closed],
+        [chargeId, moved.status, moved.closed],
       );
     }
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
-      const { explained } = await refundedTotalExplained(em, locked.chargeId, moved.refundedCents);
+      const { explained } = await refundedTotalExplained(em, chargeId, moved.refundedCents);
       if (explained) return { action: 'recorded', reason: 'refund_explained_by_ours' };
     }
     const reason = moved.kind === 'refund' ? 'provider_refund' : moved.closed ? 'dispute_closed' : 'dispute_opened';
@@ -146,4 +147,15 @@ export class WebhookIngestService {
   private async setDisposition(em: EntityManager, id: string, attemptId: string | null, disposition: string, detail: unknown): Promise<void> {
     await em.query(`UPDATE webhook_events SET attempt_id = $2, disposition = $3, detail = $4 WHERE id = $1`, [id, attemptId, disposition, detail === null ? null : JSON.stringify(detail)]);
   }
+}
+
+/**
+ * Whether money moved back from a provider charge other than our attempt's own: one the attempt never held (a
+ * second charge carrying our reference), or any, when the attempt was failed and so holds none. Its totals are
+ * not our charge's.
+ */
+function isAboutAnotherProviderCharge(locked: LockedAttempt, providerChargeId: string | null): boolean {
+  if (providerChargeId === null) return false;
+  if (locked.providerChargeId !== null) return providerChargeId !== locked.providerChargeId;
+  return locked.status === 'failed';
 }
