@@ -7,7 +7,7 @@ export async function insertAttempt(em: EntityManager, attempt: ChargeAttemptEnt
   try {
     await em.insert(ChargeAttemptEntity, attempt);
   } catch (error) {
-    if (isUniqueViolation(error, 'uq_charge_attempts_open_per_charge')) throw new OpenAttemptExistsError(attempt.chargeId);
+    if (isUniqueViolation(error, 'uq_charge_attempts_open_per_charge')) throw new OpenAttemptExistsError(attempt.chargeId ?? '');
     throw error;
   }
 }

@@ -3,7 +3,8 @@ import type { AttemptStatus } from './rules/attempt-status.js';
 
 export interface LockedAttempt {
   id: string;
-  chargeId: string;
+  /** Null for a payout attempt, whose owner row (locked in the charge's place) is its payout. */
+  chargeId: string | null;
   status: AttemptStatus;
   providerChargeId: string | null;
   resolvedBy: string | null;
@@ -24,7 +25,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
       WHERE c.id = (SELECT charge_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
     [attemptId],
   );
-  if (charges.length === 0) return null;
+  if (charges.length === 0) return lockPayoutAndAttempt(em, attemptId);
   const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
     `SELECT a.status, a.provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
        FROM charge_attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
@@ -40,5 +41,32 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
     // What the provider must report: a refund attempt's money is its refund's, not the whole charge.
     amountCents: Number(attempt.refund_amount_cents ?? charges[0].amount_cents),
     currency: attempt.refund_currency ?? charges[0].currency,
+  };
+}
+
+/**
+ * A payout attempt has no charge: its payout row takes the charge's place in the lock order (owner, then
+ * attempt), so the payout opener and every writer of facts about its attempts serialise the same way.
+ */
+async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promise<LockedAttempt | null> {
+  const payouts = await em.query<Array<{ amount_cents: string; currency: string }>>(
+    `SELECT p.amount_cents, p.currency FROM payouts p
+      WHERE p.id = (SELECT payout_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
+    [attemptId],
+  );
+  if (payouts.length === 0) return null;
+  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string }>>(
+    `SELECT status, provider_charge_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
+    [attemptId],
+  );
+  return {
+    id: attemptId,
+    chargeId: null,
+    status: attempt.status,
+    providerChargeId: attempt.provider_charge_id,
+    resolvedBy: attempt.resolved_by,
+    provider: attempt.provider,
+    amountCents: Number(payouts[0].amount_cents),
+    currency: payouts[0].currency.trim(),
   };
 }

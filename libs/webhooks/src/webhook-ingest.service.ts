@@ -87,7 +87,8 @@ export class WebhookIngestService {
    */
   private async recordMoneyMovedBack(em: EntityManager, attemptId: string, moved: MoneyMovedBack, evidence: Record<string, unknown>): Promise<EventDecision> {
     const locked = await lockChargeAndAttempt(em, attemptId);
-    if (!locked) return { action: 'none', reason: 'not_actionable' };
+    // Money moved back is about a charge: a payout attempt (no charge) never carries it.
+    if (!locked?.chargeId) return { action: 'none', reason: 'not_actionable' };
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
       await em.query(`UPDATE charges SET refunded_cents = GREATEST(refunded_cents, $2), updated_at = now() WHERE id = $1`, [locked.chargeId, moved.refundedCents]);
     }
