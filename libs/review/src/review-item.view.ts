@@ -67,7 +67,7 @@ export const EFFECTIVE_STATE = `CASE WHEN r.state = 'claimed' AND r.claim_expire
 
 export const ITEM_SELECT = `
   SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.provider,
-         c.amount_cents, c.currency, c.customer_id, r.created_at AS opened_at,
+         COALESCE(c.amount_cents, p.amount_cents) AS amount_cents, COALESCE(c.currency, p.currency) AS currency, c.customer_id, r.created_at AS opened_at,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claimed_by END AS claimed_by,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claim_expires_at END AS claim_expires_at,
          r.decision, r.decision_reason, r.decision_provider_charge_id, r.follow_up, r.decided_by, r.decided_at,
@@ -75,7 +75,8 @@ export const ITEM_SELECT = `
          to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
     FROM review_items r
     JOIN charge_attempts a ON a.id = r.attempt_id
-    JOIN charges c ON c.id = a.charge_id`;
+    LEFT JOIN charges c ON c.id = a.charge_id
+    LEFT JOIN payouts p ON p.id = a.payout_id`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
