@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
-import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@app/gateways';
+import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { createAtProvider } from './attempt-operations.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
@@ -44,7 +44,7 @@ export class AttemptSender {
   async send(attemptId: string, actor: string): Promise<void> {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
     if (attempt.status !== 'pending' || attempt.leaseExpiresAt) return;
-    const gateway = this.gateways.get(attempt.provider);
+    const gateway = this.gateways.forAttempt(attempt.provider);
     if (attempt.httpAttempts > 0 && !this.mayResend(attempt, gateway)) {
       const reason = gateway.capabilities.nativeIdempotency ? 'key_lifetime_exceeded' : 'resend_without_idempotency';
       await this.markUnknown(attempt, actor, { reason });
@@ -58,10 +58,10 @@ export class AttemptSender {
   /** Sends an attempt that was created already claimed (its first send), so no second claim is needed. */
   async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<void> {
     if (!(await this.payloadIntact(attempt, actor))) return;
-    await this.dispatch(this.gateways.get(attempt.provider), attempt, attempt.httpAttempts, actor);
+    await this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
-  private async dispatch(gateway: PaymentGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<void> {
+  private async dispatch(gateway: AttemptGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<void> {
     const result = await this.call(gateway, attempt);
     const outcome = classifyGatewayResponse(result);
     this.logger.log(
@@ -80,7 +80,7 @@ export class AttemptSender {
     await this.record(attempt, claimed, outcome, evidence, actor);
   }
 
-  private mayResend(attempt: ChargeAttemptEntity, gateway: PaymentGateway): boolean {
+  private mayResend(attempt: ChargeAttemptEntity, gateway: AttemptGateway): boolean {
     return mayResend({
       attemptCreatedAt: attempt.createdAt,
       now: new Date(),
@@ -105,7 +105,7 @@ export class AttemptSender {
     return rows[0][0]?.http_attempts ?? null;
   }
 
-  private async call(gateway: PaymentGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
+  private async call(gateway: AttemptGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
     try {
       return await createAtProvider(gateway, attempt);
     } catch (error) {
