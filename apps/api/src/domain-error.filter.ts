@@ -45,6 +45,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   reservation_already_settled: HttpStatus.CONFLICT,
   ledger_reference_reused: HttpStatus.UNPROCESSABLE_ENTITY,
   owner_token_unknown: HttpStatus.UNPROCESSABLE_ENTITY,
+  invalid_pix_key: HttpStatus.BAD_REQUEST,
+  payout_currency_unsupported: HttpStatus.UNPROCESSABLE_ENTITY,
 };
 
 @Catch(DomainError)
