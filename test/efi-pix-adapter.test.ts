@@ -122,12 +122,25 @@ describe('Efí Pix adapter over mutual TLS', () => {
     expect(await efi.findTransfer(first.idEnvio)).toMatchObject({ kind: 'error', httpStatus: 401 });
     expect(await efi.findTransfer(first.idEnvio)).toMatchObject({ kind: 'not_found' });
     expect(sim.stats().requests.tokens).toBe(1);
+
     // A token that lives less than the safety margin is never cached.
     sim.configure({ tokenTtlS: 30 });
     const fresh = gateway();
     await fresh.findTransfer(first.idEnvio);
     await fresh.findTransfer(first.idEnvio);
     expect(sim.stats().requests.tokens).toBe(3);
+  });
+
+  it('reads a refused token on a send as a retryable failure to send (nothing executed), and the resend goes through', async () => {
+    const efi = gateway();
+    const { idEnvio, body } = newTransfer(efi);
+    await efi.findTransfer(idEnvio);
+    // The simulator forgets every token: the cached one is refused at authentication, before any execution.
+    await sim.reset();
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'connect_failed', errorCode: 'OAUTH_TOKEN_REFUSED' });
+    expect(sim.transfers()).toEqual([]);
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 201 });
+    expect(debits(idEnvio)).toBe(1);
   });
 
   it('loads a PKCS#12 client certificate as Efí hands it out', async () => {

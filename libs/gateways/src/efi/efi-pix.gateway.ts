@@ -75,7 +75,12 @@ export class EfiPixGateway extends PixPayoutGateway {
       headers: { Authorization: `Bearer ${token.accessToken}`, 'Content-Type': 'application/json' },
       body: encodedBody,
     });
-    if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
+    if (result.kind === 'response' && result.status === 401) {
+      this.oauth.invalidate(token.accessToken);
+      // Refused at authentication (our cached token expired or was revoked), so nothing executed: as safe to
+      // resend under the same idEnvio as a refused connection, and a payout must not fail for a stale token.
+      return { kind: 'connect_failed', errorCode: 'OAUTH_TOKEN_REFUSED', message: 'access token refused (401), transfer not executed', durationMs: result.durationMs };
+    }
     return toSendPixResult(result);
   }
 
