@@ -12,13 +12,15 @@ import { waitFor } from './support/wait-for.js';
  * and Redis, and the Efí simulator. The simulator settles a transfer shortly after accepting it (EM_PROCESSAMENTO
  * first), so every payout goes unknown → resolved by a lookup by idEnvio, as a real Efí transfer does.
  */
+const WEBHOOK_HMAC = 'efi-webhook-hmac-for-tests-0123456789';
+
 describe('Pix payouts: reserve on open, debit on success, release on failure', () => {
   let efi: EfiSimulator;
   let stack: TestStack;
 
   beforeAll(async () => {
     efi = await startEfiSimulator({ hangMs: 1_500 });
-    stack = await startTestStack({ worker: true, efi, env: { CONSISTENT_LOOKUP_GRACE_MS: '300' } });
+    stack = await startTestStack({ worker: true, efi, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
   });
   // The simulator is never reset between tests (that would revoke the api's cached token): counters are read
   // as deltas from the start of each test, and transfers by idEnvio.
@@ -201,5 +203,73 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 5_000, reservedCents: 0 });
     expect(since().sends).toBe(0);
     expect(await attemptStatus(stack, randomUUID()).catch(() => 'none')).toBe('none');
+  });
+
+  /** Efí appends `/pix` to the registered URL; registering `...?hmac=X&ignorar=` keeps the secret in the query. */
+  const webhookUrl = () => `${stack.baseUrl}/webhooks/efi?hmac=${WEBHOOK_HMAC}&ignorar=`;
+
+  it('applies an authenticated REALIZADO webhook through the same applier (debit once), acknowledges its duplicate, and refuses a forged one', async () => {
+    const accountId = await fundedAccount(stack, 5_000);
+    efi.configure({ settleAfterMs: null, webhook: { url: webhookUrl() } });
+    // Fault: the resolver's first lookups fail, so the webhook is what settles the transfer.
+    efi.setFaults({ rules: [{ fault: '500', on: 'query', times: 3 }] });
+    try {
+      const res = await payout(accountId, 1_200);
+      expect(res.status).toBe(201);
+      const attemptId = res.body.attempts[0].id as string;
+      const idEnvio = res.body.attempts[0].transferId as string;
+      const forged = await stack.http.post('/webhooks/efi/pix?hmac=wrong').send({ pix: [{ endToEndId: 'E1', valor: '12.00', status: 'REALIZADO', gnExtras: { idEnvio } }] });
+      expect(forged.status).toBe(400);
+      expect(await attemptStatus(stack, attemptId)).toBe('unknown');
+
+      efi.settle(idEnvio, 'REALIZADO');
+      await efi.webhooksIdle();
+      expect(efi.webhookDeliveries().filter((d) => d.idEnvio === idEnvio)).toEqual([expect.objectContaining({ outcome: 'delivered', httpStatus: 200 })]);
+      expect((await settled(res.body.id)).status).toBe('succeeded');
+      const [transition] = await stack.db.query<Array<{ cause: string }>>(`SELECT cause FROM attempt_transitions WHERE attempt_id = $1 AND to_status = 'succeeded'`, [attemptId]);
+      expect(transition.cause).toBe('webhook');
+      expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'debit']);
+
+      const [transfer] = transfersOf(attemptId);
+      const again = await stack.http
+        .post(`/webhooks/efi/pix?hmac=${WEBHOOK_HMAC}`)
+        .send({ pix: [{ endToEndId: transfer.endToEndId, valor: '12.00', status: 'REALIZADO', gnExtras: { idEnvio } }] });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ duplicate: true, disposition: 'duplicate' });
+      expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'debit']);
+      expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 3_800, reservedCents: 0 });
+      expect(debits(attemptId)).toBe(1);
+    } finally {
+      efi.configure({ settleAfterMs: 20, webhook: { url: null } });
+    }
+  });
+
+  it('puts a late REALIZADO for a payout already failed and released in front of a person, with evidence, and never debits it', async () => {
+    const accountId = await fundedAccount(stack, 5_000);
+    efi.setFaults({ rules: [{ fault: 'hang_before_create' }] });
+    const res = await payout(accountId, 2_000);
+    const attemptId = res.body.attempts[0].id as string;
+    const idEnvio = res.body.attempts[0].transferId as string;
+    expect((await settled(res.body.id)).status).toBe('failed');
+    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'release']);
+
+    // The provider reports the transfer executed after all (a Pix that left later than any grace).
+    const late = await stack.http
+      .post(`/webhooks/efi?hmac=${WEBHOOK_HMAC}&ignorar=/pix`)
+      .send({ pix: [{ endToEndId: 'E09089356202612030000late0000001', valor: '20.00', status: 'REALIZADO', gnExtras: { idEnvio } }] });
+    expect(late.status).toBe(200);
+    expect(late.body.disposition).toBe('flagged');
+    expect(await attemptStatus(stack, attemptId)).toBe('failed');
+    const [item] = await stack.db.query<Array<{ reason: string; state: string; evidence: { findings: { fact: { outcome: string; providerChargeId: string } } } }>>(
+      `SELECT reason, state, evidence FROM review_items WHERE attempt_id = $1`,
+      [attemptId],
+    );
+    expect(item.state).toBe('open');
+    expect(item.evidence.findings.fact).toMatchObject({ outcome: 'succeeded', providerChargeId: 'E09089356202612030000late0000001' });
+    // No silent second movement: the reservation stays released, nothing debited.
+    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'release']);
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 5_000, reservedCents: 0 });
+    const view = await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'));
+    expect(view.body.status).toBe('in_review');
   });
 });
