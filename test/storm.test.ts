@@ -175,7 +175,7 @@ describe('a storm of provider faults', () => {
     const again = await Promise.all(payouts.filter((p) => p.status === 'failed').map((p) => post(p.accountId, 1)));
     expect(again.every((r) => r.status === 201 || r.status === 422)).toBe(true);
     ids.push(...again.filter((r) => r.status === 201).map((r) => (r.body as PayoutView).id));
-    payouts = await waitFor(readAll, (ps) => ps.every(done), 60_000, 'the retried payouts to settle');
+    await waitFor(readAll, (ps) => ps.every(done), 60_000, 'the retried payouts to settle');
     await efi.webhooksIdle();
     payouts = await readAll();
 
