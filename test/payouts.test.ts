@@ -4,6 +4,7 @@ import { ApiTokenService } from '@app/auth';
 import { LedgerEntryEntity } from '@app/database';
 import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { attemptStatus, balanceOf, entriesOf, fundedAccount, payoutBody } from './support/payouts.js';
+import { newReviewer } from './support/review.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -271,5 +272,40 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 5_000, reservedCents: 0 });
     const view = await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'));
     expect(view.body.status).toBe('in_review');
+  });
+
+  it('hands an unknown payout the resolver gave up on to the review queue, where a verified succeeded decision debits its reservation once', async () => {
+    const accountId = await fundedAccount(stack, 5_000);
+    // Faults: the Pix executes but its response is lost, and every lookup fails until the resolver gives up.
+    efi.setFaults({ rules: [{ fault: 'hang_after_create' }, { fault: '500', on: 'query', times: 1_000 }] });
+    const res = await payout(accountId, 1_500);
+    const attemptId = res.body.attempts[0].id as string;
+    const view = await waitFor(
+      async () => (await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'))).body as { status: string },
+      (v) => v.status === 'in_review',
+      15_000,
+      'the resolver to hand the payout to a person',
+    );
+    expect(view.status).toBe('in_review');
+    expect(await attemptStatus(stack, attemptId)).toBe('unknown');
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 3_500, reservedCents: 1_500 });
+    efi.setFaults({ rules: [] });
+
+    const alice = await newReviewer(stack, 'alice');
+    const listed = await stack.http.get('/review/items?provider=efi&state=open').set(alice.headers);
+    const item = (listed.body.items as Array<{ id: string; attemptId: string; amountCents: number; currency: string }>).find((i) => i.attemptId === attemptId)!;
+    expect(item).toMatchObject({ amountCents: 1_500, currency: 'brl' });
+    expect((await stack.http.post(`/review/items/${item.id}/claim`).set(alice.headers)).status).toBe(200);
+    const [transfer] = transfersOf(attemptId);
+    const decided = await stack.http
+      .post(`/review/items/${item.id}/decision`)
+      .set(alice.headers)
+      .send({ action: 'succeeded', providerChargeId: transfer.endToEndId, reason: 'Efí shows the transfer REALIZADO' });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(decided.body).toMatchObject({ state: 'closed', attemptStatus: 'succeeded' });
+    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'debit']);
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 3_500, reservedCents: 0 });
+    expect(debits(attemptId)).toBe(1);
+    expect((await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'))).body.status).toBe('succeeded');
   });
 });
