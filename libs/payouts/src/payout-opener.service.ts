@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, payloadHash } from '@app/attempts';
+import { AttemptTransitionWriter, insertClaimedAttempt, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, PayoutEntity, isUniqueViolation, type LedgerAccountEntity } from '@app/database';
+import { ChargeAttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { LedgerService } from '@app/ledger';
 import { PayoutCurrencyUnsupportedError } from './payouts.errors.js';
@@ -73,20 +73,7 @@ export class PayoutOpener {
       payloadHash: payloadHash(payload),
       httpAttempts: 0,
     });
-    try {
-      await em.insert(ChargeAttemptEntity, attempt);
-    } catch (error) {
-      if (isUniqueViolation(error, 'uq_charge_attempts_open_per_payout')) throw new Error(`payout ${payout.id} already has an open attempt`, { cause: error });
-      throw error;
-    }
     // Created already claimed for its first send: the claim commits with the key and the reservation.
-    const [rows] = await em.query<[Array<{ created_at: Date; lease_expires_at: Date }>, number]>(
-      `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
-              lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE id = $1 RETURNING created_at, lease_expires_at`,
-      [id, this.config.SUBMIT_LEASE_MS],
-    );
-    await this.transitions.recordCreation(em, id, actor);
-    return Object.assign(attempt, { httpAttempts: 1, createdAt: rows[0].created_at, leaseExpiresAt: rows[0].lease_expires_at });
+    return insertClaimedAttempt(em, attempt, { openIndex: 'uq_charge_attempts_open_per_payout', owner: payout.id, leaseMs: this.config.SUBMIT_LEASE_MS, transitions: this.transitions, actor });
   }
 }
