@@ -294,7 +294,12 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     const alice = await newReviewer(stack, 'alice');
     const listed = await stack.http.get('/review/items?provider=efi&state=open').set(alice.headers);
     const item = (listed.body.items as Array<{ id: string; attemptId: string; amountCents: number; currency: string }>).find((i) => i.attemptId === attemptId)!;
-    expect(item).toMatchObject({ amountCents: 1_500, currency: 'brl' });
+    expect(item).toMatchObject({ amountCents: 1_500, currency: 'brl', chargeId: null, payoutId: res.body.id });
+    // The evidence a person decides on: the payout, its attempt with the exact payload, every provider call.
+    const detail = await stack.http.get(`/review/items/${item.id}`).set(alice.headers);
+    expect(detail.body.evidence.payout).toMatchObject({ id: res.body.id, accountId, amountCents: 1_500 });
+    expect(detail.body.evidence.attempts).toEqual([expect.objectContaining({ id: attemptId, status: 'unknown', payload: expect.stringContaining('"valor":"15.00"') })]);
+    expect(detail.body.evidence.providerCalls.length).toBeGreaterThanOrEqual(2);
     expect((await stack.http.post(`/review/items/${item.id}/claim`).set(alice.headers)).status).toBe(200);
     const [transfer] = transfersOf(attemptId);
     const decided = await stack.http

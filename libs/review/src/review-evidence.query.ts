@@ -6,7 +6,9 @@ import type { EntityManager } from 'typeorm';
  * payload it sent, every provider call, every transition, every webhook event for those attempts.
  */
 export interface ReviewEvidence {
-  charge: Record<string, unknown>;
+  /** Undefined for a payout's item, which has `payout` instead. */
+  charge: Record<string, unknown> | undefined;
+  payout?: Record<string, unknown>;
   attempts: Array<Record<string, unknown>>;
   providerCalls: Array<Record<string, unknown>>;
   transitions: Array<Record<string, unknown>>;
@@ -15,38 +17,61 @@ export interface ReviewEvidence {
   snapshot: unknown;
 }
 
+/** A payout's item: the payout and its attempts, read the same way as a charge's. */
+export async function readReviewEvidenceOf(em: EntityManager, owner: { chargeId: string | null; payoutId: string | null }, snapshot: unknown): Promise<ReviewEvidence> {
+  if (owner.chargeId || !owner.payoutId) return readReviewEvidence(em, owner.chargeId ?? '', snapshot);
+  const [[payout], rest] = await Promise.all([
+    em.query<Array<Record<string, unknown>>>(
+      `SELECT id, account_id AS "accountId", amount_cents::float8 AS "amountCents", currency, provider, pix_key_type AS "pixKeyType",
+              description, created_by AS "createdBy", created_at AS "createdAt"
+         FROM payouts WHERE id = $1`,
+      [owner.payoutId],
+    ),
+    readAttemptsEvidence(em, 'payout_id', owner.payoutId),
+  ]);
+  return { charge: undefined, payout, ...rest, snapshot };
+}
+
 export async function readReviewEvidence(em: EntityManager, chargeId: string, snapshot: unknown): Promise<ReviewEvidence> {
-  const [[charge], attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
+  const [[charge], rest] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
       `SELECT id, order_id AS "orderId", amount_cents::float8 AS "amountCents", currency, customer_id AS "customerId",
               payment_method_id AS "paymentMethodId", provider, created_by AS "createdBy", created_at AS "createdAt"
          FROM charges WHERE id = $1`,
       [chargeId],
     ),
+    readAttemptsEvidence(em, 'charge_id', chargeId),
+  ]);
+  return { charge, ...rest, snapshot };
+}
+
+/** Every attempt of one owner (a charge, or a payout) with its provider calls, transitions and webhook events. */
+async function readAttemptsEvidence(em: EntityManager, ownerColumn: 'charge_id' | 'payout_id', ownerId: string): Promise<Pick<ReviewEvidence, 'attempts' | 'providerCalls' | 'transitions' | 'webhookEvents'>> {
+  const [attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
       `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_charge_id AS "providerChargeId", payload,
               payload_hash AS "payloadHash", http_attempts AS "httpAttempts", resolution_tries AS "resolutionTries",
               last_error AS "lastError", created_at AS "createdAt", last_sent_at AS "lastSentAt",
               unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
-         FROM charge_attempts WHERE charge_id = $1 ORDER BY created_at, id`,
-      [chargeId],
+         FROM charge_attempts WHERE ${ownerColumn} = $1 ORDER BY created_at, id`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
-         FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.charge_id = $1 ORDER BY p.at, p.id`,
-      [chargeId],
+         FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY p.at, p.id`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT t.attempt_id AS "attemptId", t.at, t.from_status AS "from", t.to_status AS "to", t.cause, t.actor, t.detail
-         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id WHERE a.charge_id = $1 ORDER BY t.at, t.id`,
-      [chargeId],
+         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY t.at, t.id`,
+      [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT w.attempt_id AS "attemptId", w.received_at AS "receivedAt", w.event_id AS "eventId", w.type,
               w.provider_charge_id AS "providerChargeId", w.disposition, w.detail, w.payload
-         FROM webhook_events w JOIN charge_attempts a ON a.id = w.attempt_id WHERE a.charge_id = $1 ORDER BY w.received_at, w.id`,
-      [chargeId],
+         FROM webhook_events w JOIN charge_attempts a ON a.id = w.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY w.received_at, w.id`,
+      [ownerId],
     ),
   ]);
-  return { charge, attempts, providerCalls, transitions, webhookEvents, snapshot };
+  return { attempts, providerCalls, transitions, webhookEvents };
 }

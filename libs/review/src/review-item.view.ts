@@ -8,11 +8,14 @@ export interface ReviewItemView {
   state: ReviewItemState;
   attemptId: string;
   attemptStatus: string;
-  chargeId: string;
+  /** Null for a payout's item (see payoutId). */
+  chargeId: string | null;
+  payoutId: string | null;
   provider: string;
   amountCents: number;
   currency: string;
-  customerId: string;
+  /** Null for a payout's item. */
+  customerId: string | null;
   openedAt: string;
   claimedBy: string | null;
   claimExpiresAt: string | null;
@@ -41,11 +44,12 @@ export interface ReviewItemRow {
   state: ReviewItemState;
   attempt_id: string;
   attempt_status: string;
-  charge_id: string;
+  charge_id: string | null;
+  payout_id: string | null;
   provider: string;
   amount_cents: string;
   currency: string;
-  customer_id: string;
+  customer_id: string | null;
   opened_at: Date;
   claimed_by: string | null;
   claim_expires_at: Date | null;
@@ -66,7 +70,7 @@ export interface ReviewItemRow {
 export const EFFECTIVE_STATE = `CASE WHEN r.state = 'claimed' AND r.claim_expires_at <= now() THEN 'open' ELSE r.state END`;
 
 export const ITEM_SELECT = `
-  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.provider,
+  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.payout_id, a.provider,
          COALESCE(c.amount_cents, p.amount_cents) AS amount_cents, COALESCE(c.currency, p.currency) AS currency, c.customer_id, r.created_at AS opened_at,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claimed_by END AS claimed_by,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claim_expires_at END AS claim_expires_at,
@@ -89,6 +93,7 @@ export function toReviewItemView(row: ReviewItemRow, fourEyesThresholdCents: num
     attemptId: row.attempt_id,
     attemptStatus: row.attempt_status,
     chargeId: row.charge_id,
+    payoutId: row.payout_id,
     provider: row.provider,
     amountCents,
     currency: row.currency,

@@ -10,8 +10,10 @@ import { ReviewProviderEvidenceError } from './review.errors.js';
 export interface CheckSubject {
   reviewItemId: string;
   attemptId: string;
-  chargeId: string;
-  customerId: string;
+  /** Null for a payout's attempt. */
+  chargeId: string | null;
+  /** Null for a payout's attempt. */
+  customerId: string | null;
   provider: string;
   amountCents: number;
   currency: string;

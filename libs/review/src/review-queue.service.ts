@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import type { ReviewItemState } from '@app/database';
 import { ReviewInputInvalidError, ReviewItemNotFoundError } from './review.errors.js';
 import type { OlderThan } from './rules/older-than.js';
-import { readReviewEvidence, type ReviewEvidence } from './review-evidence.query.js';
+import { readReviewEvidenceOf, type ReviewEvidence } from './review-evidence.query.js';
 import { ITEM_SELECT, toReviewItemView, type ReviewItemRow, type ReviewItemView } from './review-item.view.js';
 
 export interface ReviewQueueFilter {
@@ -85,7 +85,7 @@ export class ReviewQueueService {
   async getWithEvidence(id: string): Promise<ReviewItemView & { evidence: ReviewEvidence }> {
     const row = await this.row(id, this.db.manager);
     const [{ evidence: snapshot }] = await this.db.query<Array<{ evidence: unknown }>>(`SELECT evidence FROM review_items WHERE id = $1`, [id]);
-    const evidence = await readReviewEvidence(this.db.manager, row.charge_id, snapshot);
+    const evidence = await readReviewEvidenceOf(this.db.manager, { chargeId: row.charge_id, payoutId: row.payout_id }, snapshot);
     return { ...toReviewItemView(row, this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS), evidence };
   }
 
