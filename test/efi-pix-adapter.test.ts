@@ -143,6 +143,33 @@ describe('Efí Pix adapter over mutual TLS', () => {
     expect(debits(idEnvio)).toBe(1);
   });
 
+  it('streams the sent-Pix statement of a window page by page, naming our attempts, and refuses to conclude from a failed page', async () => {
+    const efi = gateway({ statementPageSize: 2 });
+    const from = new Date(Date.now() - 1_000);
+    const sent = [];
+    for (const cents of [100, 200, 300, 400, 500]) {
+      const t = newTransfer(efi, cents);
+      expect(await efi.sendPix(t.idEnvio, t.body)).toMatchObject({ kind: 'response', httpStatus: 201 });
+      sent.push(t);
+    }
+    const to = new Date(Date.now() + 1_000);
+    const lines = [];
+    for await (const line of efi.sentPixStatement(from, to)) lines.push(line);
+    expect(lines.map((l) => l.attemptId).sort()).toEqual(sent.map((t) => t.attemptId).sort());
+    expect(lines.map((l) => l.amountCents).sort((a, b) => a - b)).toEqual([100, 200, 300, 400, 500]);
+    expect(lines.every((l) => l.currency === 'brl' && /^E\d{8}/.test(l.endToEndId))).toBe(true);
+    const none = [];
+    for await (const line of efi.sentPixStatement(new Date(to.getTime() + 60_000), new Date(to.getTime() + 120_000))) none.push(line);
+    expect(none).toEqual([]);
+    // Fault: a page fails; the statement throws instead of ending short.
+    sim.setFaults({ rules: [{ fault: '500', on: 'query', times: 1 }] });
+    const partial = [];
+    await expect(async () => {
+      for await (const line of efi.sentPixStatement(from, to)) partial.push(line);
+    }).rejects.toMatchObject({ code: 'statement_unavailable' });
+    expect(sim.stats().faultsInjected.query_500).toBe(1);
+  });
+
   it('loads a PKCS#12 client certificate as Efí hands it out', async () => {
     const efi = gateway({ tls: { ...loadEfiClientCertificate(certs.clientP12Path), ca: certs.ca } });
     const { idEnvio, body } = newTransfer(efi);
