@@ -108,7 +108,7 @@ export class EfiPixGateway extends PixPayoutGateway {
       const token = await this.oauth.token();
       if (!token.ok) throw new StatementUnavailableError(`efi statement: no access token (${token.message})`, token.httpStatus);
       const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(this.statementPageSize) });
-      const result = await this.http.send({ method: 'GET', url: `${this.apiBase}/v2/gn/pix/enviados?${query}`, headers: { Authorization: `Bearer ${token.accessToken}` } });
+      const result = await this.http.send({ method: 'GET', url: `${this.apiBase}/v2/gn/pix/enviados?${query.toString()}`, headers: { Authorization: `Bearer ${token.accessToken}` } });
       if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
       if (result.kind !== 'response' || result.status !== 200) {
         throw new StatementUnavailableError(`efi statement page ${page}: ${result.kind === 'response' ? `HTTP ${result.status}` : result.errorCode}`, result.kind === 'response' ? result.status : null);
