@@ -166,7 +166,11 @@ describe('a storm of provider faults', () => {
     // Six concurrent payouts of 2000 per account funded for 10000: at most five fit while none has failed.
     const first = await Promise.all(accounts.flatMap((id) => Array.from({ length: 6 }, (_, i) => post(id, i))));
     expect(first.every((r) => r.status === 201 || r.status === 422), JSON.stringify(first.map((r) => r.body))).toBe(true);
-    expect(first.filter((r) => r.status === 422).length).toBeGreaterThanOrEqual(accounts.length);
+    // A payout declined at once releases its money at once, so an account may fit a sixth: refusals are counted
+    // overall, and each names an available balance too small for the payout.
+    const refused = first.filter((r) => r.status === 422);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((r) => r.body.code === 'insufficient_balance' && r.body.details.availableCents < 2_000)).toBe(true);
     const ids = first.filter((r) => r.status === 201).map((r) => (r.body as PayoutView).id);
     const readAll = () => Promise.all(ids.map(async (id) => (await stack.http.get(`/payouts/${id}`).set(stack.auth('merchant'))).body as PayoutView));
     const done = (p: PayoutView) => p.status !== 'processing';
