@@ -175,10 +175,10 @@ describe('Asaas charges: fields the provider needs, refused with a 400 naming th
 
   it('each provider has its own resolution queue, limited by its adapter\'s query rate', async () => {
     const registry = stack.app.get(GatewayRegistry);
-    expect([...RESOLUTION_PROVIDERS].sort()).toEqual(registry.names().sort());
+    expect([...RESOLUTION_PROVIDERS].sort()).toEqual(registry.attemptProviders().sort());
     for (const provider of RESOLUTION_PROVIDERS) {
       const queue = stack.app.get<Queue & { limiter?: unknown }>(getQueueToken(resolutionQueueFor(provider)), { strict: false });
-      expect(queue.limiter).toEqual(smoothLimiter(registry.get(provider).capabilities.queryRatePerSecond));
+      expect(queue.limiter).toEqual(smoothLimiter(registry.forAttempt(provider).capabilities.queryRatePerSecond));
     }
     expect(registry.get('asaas').capabilities).toMatchObject({ nativeIdempotency: false, lookupByReference: 'lagging_search', webhookAuth: 'static_token' });
   });

@@ -122,12 +122,52 @@ describe('Efí Pix adapter over mutual TLS', () => {
     expect(await efi.findTransfer(first.idEnvio)).toMatchObject({ kind: 'error', httpStatus: 401 });
     expect(await efi.findTransfer(first.idEnvio)).toMatchObject({ kind: 'not_found' });
     expect(sim.stats().requests.tokens).toBe(1);
+
     // A token that lives less than the safety margin is never cached.
     sim.configure({ tokenTtlS: 30 });
     const fresh = gateway();
     await fresh.findTransfer(first.idEnvio);
     await fresh.findTransfer(first.idEnvio);
     expect(sim.stats().requests.tokens).toBe(3);
+  });
+
+  it('reads a refused token on a send as a retryable failure to send (nothing executed), and the resend goes through', async () => {
+    const efi = gateway();
+    const { idEnvio, body } = newTransfer(efi);
+    await efi.findTransfer(idEnvio);
+    // The simulator forgets every token: the cached one is refused at authentication, before any execution.
+    await sim.reset();
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'connect_failed', errorCode: 'OAUTH_TOKEN_REFUSED' });
+    expect(sim.transfers()).toEqual([]);
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 201 });
+    expect(debits(idEnvio)).toBe(1);
+  });
+
+  it('streams the sent-Pix statement of a window page by page, naming our attempts, and refuses to conclude from a failed page', async () => {
+    const efi = gateway({ statementPageSize: 2 });
+    const from = new Date(Date.now() - 1_000);
+    const sent = [];
+    for (const cents of [100, 200, 300, 400, 500]) {
+      const t = newTransfer(efi, cents);
+      expect(await efi.sendPix(t.idEnvio, t.body)).toMatchObject({ kind: 'response', httpStatus: 201 });
+      sent.push(t);
+    }
+    const to = new Date(Date.now() + 1_000);
+    const lines = [];
+    for await (const line of efi.sentPixStatement(from, to)) lines.push(line);
+    expect(lines.map((l) => l.attemptId).sort()).toEqual(sent.map((t) => t.attemptId).sort());
+    expect(lines.map((l) => l.amountCents).sort((a, b) => a - b)).toEqual([100, 200, 300, 400, 500]);
+    expect(lines.every((l) => l.currency === 'brl' && /^E\d{8}/.test(l.endToEndId))).toBe(true);
+    const none = [];
+    for await (const line of efi.sentPixStatement(new Date(to.getTime() + 60_000), new Date(to.getTime() + 120_000))) none.push(line);
+    expect(none).toEqual([]);
+    // Fault: a page fails; the statement throws instead of ending short.
+    sim.setFaults({ rules: [{ fault: '500', on: 'query', times: 1 }] });
+    const partial = [];
+    await expect(async () => {
+      for await (const line of efi.sentPixStatement(from, to)) partial.push(line);
+    }).rejects.toMatchObject({ code: 'statement_unavailable' });
+    expect(sim.stats().faultsInjected.query_500).toBe(1);
   });
 
   it('loads a PKCS#12 client certificate as Efí hands it out', async () => {

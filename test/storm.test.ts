@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
-import { ReviewItemEntity } from '@app/database';
+import { LedgerEntryEntity, ReviewItemEntity } from '@app/database';
+import type { PayoutView } from '@app/payouts';
+import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import type { RefundView } from '@app/refunds';
 import { createCharge, getCharge } from './support/charges.js';
+import { balanceOf, fundedAccount, payoutBody } from './support/payouts.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -16,9 +19,11 @@ const CHARGES = 60;
  */
 describe('a storm of provider faults', () => {
   let stack: TestStack;
+  let efi: EfiSimulator;
   beforeAll(async () => {
+    efi = await startEfiSimulator({ hangMs: 1200 });
     // Late creates land 1.2 s after arrival, inside the 1.5 s grace: the resolver must wait for them.
-    stack = await startTestStack({ worker: true, env: { RESOLUTION_MAX_TRIES: '12', CONSISTENT_LOOKUP_GRACE_MS: '1500' } });
+    stack = await startTestStack({ worker: true, efi, env: { RESOLUTION_MAX_TRIES: '12', CONSISTENT_LOOKUP_GRACE_MS: '1500' } });
     stack.sim.configure({ hangMs: 1200, webhook: { url: `${stack.baseUrl}/webhooks/stripe`, duplicates: 1, reorder: true, dropRate: 0.3 } });
     stack.sim.setFaults({
       random: {
@@ -37,7 +42,10 @@ describe('a storm of provider faults', () => {
       },
     });
   });
-  afterAll(async () => stack.close());
+  afterAll(async () => {
+    await stack.close();
+    await efi.close();
+  });
 
   const submitTwice = (id: string) =>
     Promise.all([0, 1].map(() => stack.http.post(`/charges/${id}/submit`).set(stack.auth('merchant'))));
@@ -140,4 +148,66 @@ describe('a storm of provider faults', () => {
       expect(await stack.db.getRepository(ReviewItemEntity).countBy({ attemptId: attempt.id, state: 'open' })).toBe(1);
     }
   }
+
+  it('payouts in the same storm: balances = credits − succeeded payouts − open reservations, never negative, at most one transfer per payout', async () => {
+    const FUNDED = 10_000;
+    const REFUSED_KEY = 'refused-payee@example.com.br';
+    // The same seeded faults on Pix sends, some payees the provider refuses (NAO_REALIZADO), and sent-Pix webhooks.
+    efi.configure({ failPayeeKeys: [REFUSED_KEY], webhook: { url: `${stack.baseUrl}/webhooks/efi` } });
+    efi.setFaults({
+      random: {
+        seed: 20261203,
+        rates: { reset_before_read: 0.08, hang_before_create: 0.05, hang_after_create: 0.1, create_late: 0.05, '500_before_create': 0.05, '500_after_create': 0.08, '429': 0.1, '409': 0.05, decline: 0.05 },
+      },
+    });
+    const accounts = await Promise.all(Array.from({ length: 10 }, () => fundedAccount(stack, FUNDED)));
+    const post = (accountId: string, i: number) =>
+      stack.http.post(`/accounts/${accountId}/payouts`).set(stack.auth('merchant')).send(payoutBody(2_000, i % 4 === 0 ? { pixKey: REFUSED_KEY } : {}));
+    // Six concurrent payouts of 2000 per account funded for 10000: at most five fit while none has failed.
+    const first = await Promise.all(accounts.flatMap((id) => Array.from({ length: 6 }, (_, i) => post(id, i))));
+    expect(first.every((r) => r.status === 201 || r.status === 422), JSON.stringify(first.map((r) => r.body))).toBe(true);
+    // A payout declined at once releases its money at once, so an account may fit a sixth: refusals are counted
+    // overall, and each names an available balance too small for the payout.
+    const refused = first.filter((r) => r.status === 422);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((r) => r.body.code === 'insufficient_balance' && r.body.details.availableCents < 2_000)).toBe(true);
+    const ids = first.filter((r) => r.status === 201).map((r) => (r.body as PayoutView).id);
+    const readAll = () => Promise.all(ids.map(async (id) => (await stack.http.get(`/payouts/${id}`).set(stack.auth('merchant'))).body as PayoutView));
+    const done = (p: PayoutView) => p.status !== 'processing';
+    let payouts = await waitFor(readAll, (ps) => ps.every(done), 60_000, 'the payouts to settle');
+    // Merchants pay a failed payout out again: a new payout, spending the money its failure released.
+    const again = await Promise.all(payouts.filter((p) => p.status === 'failed').map((p) => post(p.accountId, 1)));
+    expect(again.every((r) => r.status === 201 || r.status === 422)).toBe(true);
+    ids.push(...again.filter((r) => r.status === 201).map((r) => (r.body as PayoutView).id));
+    await waitFor(readAll, (ps) => ps.every(done), 60_000, 'the retried payouts to settle');
+    await efi.webhooksIdle();
+    payouts = await readAll();
+
+    const stats = efi.stats();
+    expect(Object.values(stats.faultsInjected).reduce((a, b) => a + b, 0)).toBeGreaterThan(ids.length / 5);
+    expect(payouts.filter((p) => p.status === 'succeeded').length).toBeGreaterThan(ids.length / 3);
+    expect(payouts.filter((p) => p.status === 'failed').length).toBeGreaterThan(0);
+    // At most one transfer per payout at the provider: one debit per idEnvio, one attempt per payout here.
+    expect(Math.max(...Object.values(stats.debitsByIdEnvio))).toBe(1);
+    const transfers = efi.transfers();
+    for (const payout of payouts) {
+      const idEnvios = new Set(payout.attempts.map((a) => a.transferId));
+      const paid = transfers.filter((t) => idEnvios.has(t.idEnvio) && t.status === 'REALIZADO');
+      expect(paid.length, `transfers for payout ${payout.id}`).toBeLessThanOrEqual(1);
+      // Money sent is money recorded as sent, or a person is looking at it.
+      if (paid.length === 1 && payout.status !== 'in_review') expect(payout.status, `payout ${payout.id}`).toBe('succeeded');
+      for (const attempt of payout.attempts.filter((a) => a.status === 'unknown' || a.status === 'pending')) {
+        expect(attempt.status).toBe('unknown');
+        expect(await stack.db.getRepository(ReviewItemEntity).countBy({ attemptId: attempt.id, state: 'open' })).toBe(1);
+      }
+    }
+    for (const accountId of accounts) {
+      const mine = payouts.filter((p) => p.accountId === accountId);
+      const succeeded = mine.filter((p) => p.attempts.some((a) => a.status === 'succeeded')).reduce((sum, p) => sum + p.amountCents, 0);
+      const held = mine.filter((p) => p.attempts.some((a) => a.status === 'unknown' || a.status === 'pending')).reduce((sum, p) => sum + p.amountCents, 0);
+      expect(await balanceOf(stack, accountId), `account ${accountId}`).toEqual({ availableCents: FUNDED - succeeded - held, reservedCents: held });
+      const entries = await stack.db.getRepository(LedgerEntryEntity).findBy({ accountId });
+      expect(entries.every((e) => e.availableAfterCents >= 0 && e.reservedAfterCents >= 0)).toBe(true);
+    }
+  }, 150_000);
 });

@@ -9,7 +9,7 @@ import { configureApiApp } from '../../apps/api/src/configure-api-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { AppConfig, loadConfig } from '@app/config';
 import { ResolutionModule } from '@app/resolution';
-import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startSimulator, type Simulator } from '@app/simulator';
+import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startSimulator, type EfiSimulator, type Simulator } from '@app/simulator';
 
 export interface TestStack {
   app: INestApplication;
@@ -34,6 +34,8 @@ export interface TestStackOptions {
   /** Share a simulator and a queue prefix with another stack (two processes on one system). */
   sim?: Simulator;
   queuePrefix?: string;
+  /** An Efí Pix simulator for payouts: EFI_* settings point at it. */
+  efi?: EfiSimulator;
 }
 
 /** Compressed timings: hours of provider behaviour in test-sized milliseconds. */
@@ -65,6 +67,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ASAAS_API_KEY: '$aact_test_charge_once',
     ASAAS_WEBHOOK_TOKEN: DEFAULT_ASAAS_WEBHOOK_TOKEN,
     QUEUE_PREFIX: options.queuePrefix ?? `test-${randomUUID().slice(0, 8)}`,
+    ...(options.efi
+      ? { EFI_API_BASE: options.efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example' }
+      : {}),
     API_TOKENS: Object.entries(tokens).map(([role, token]) => `${role}:${token}`).join(','),
     ...options.env,
   });

@@ -5,6 +5,7 @@ import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { GatewaysModule } from '@app/gateways';
 import { LedgerModule } from '@app/ledger';
+import { PayoutsModule } from '@app/payouts';
 import { LoggerModule, ObservabilityModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ReviewQueueModule } from '@app/review';
@@ -14,6 +15,7 @@ import { WebhooksModule } from '@app/webhooks';
 import { RateLimitModule } from './edge/rate-limit.module.js';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { ChargesController } from './charges/charges.controller.js';
+import { PayoutsController } from './payouts/payouts.controller.js';
 import { RefundsController } from './refunds/refunds.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { ReviewConsoleController } from './review/review-console.controller.js';
@@ -22,7 +24,7 @@ import { ReconciliationController } from './reconciliation/reconciliation.contro
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, RateLimitModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, RateLimitModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController],
 })
 export class ApiModule {}

@@ -26,3 +26,14 @@ export class ResolveAsaasAttemptProcessor {
     await this.resolver.resolve(job.data.attemptId);
   }
 }
+
+/** Pix payouts (Efí): lookups by idEnvio spend Efí's budget, not a card provider's. */
+@Processor(resolutionQueueFor('efi'))
+export class ResolveEfiAttemptProcessor {
+  constructor(private readonly resolver: UnknownAttemptResolver) {}
+
+  @Process({ concurrency: 16 })
+  async handle(job: Job<AttemptJob>): Promise<void> {
+    await this.resolver.resolve(job.data.attemptId);
+  }
+}

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AttemptOperationColumn } from '@app/database';
-import type { GatewayCallResult, LookupResult, PaymentGateway } from '@app/gateways';
+import { PaymentGateway, PixPayoutGateway, type AttemptGateway, type GatewayCallResult, type LookupResult } from '@app/gateways';
 
 export type AttemptOperation = AttemptOperationColumn;
 
@@ -11,10 +11,12 @@ export type AttemptOperation = AttemptOperationColumn;
 export interface AttemptTarget {
   attemptId: string;
   operation: AttemptOperation;
-  /** Null for the refund of a provider charge that is no charge of ours (an executed refund proposal). */
+  /** Null for a payout, and for the refund of a provider charge of no charge of ours (an executed proposal). */
   chargeId: string | null;
   refundId: string | null;
+  payoutId: string | null;
   provider: string;
+  /** Null for a payout. */
   customerId: string | null;
   createdAt: Date;
   /** The provider's id for this attempt (a payment intent, or a refund), once known. */
@@ -29,34 +31,49 @@ export interface AttemptTarget {
  * the resolver and the re-check pick the call here; every rule around the call is shared.
  */
 const OPERATIONS: Record<AttemptOperation, {
-  create(gateway: PaymentGateway, idempotencyKey: string, payload: string): Promise<GatewayCallResult>;
-  lookup(gateway: PaymentGateway, target: AttemptTarget): Promise<LookupResult>;
+  create(gateway: AttemptGateway, idempotencyKey: string, payload: string): Promise<GatewayCallResult>;
+  lookup(gateway: AttemptGateway, target: AttemptTarget): Promise<LookupResult>;
 }> = {
   charge: {
-    create: (gateway, key, payload) => gateway.createCharge(key, payload),
+    create: (gateway, key, payload) => payment(gateway).createCharge(key, payload),
     lookup: (gateway, t) =>
-      gateway.findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
+      payment(gateway).findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
   },
   refund: {
-    create: (gateway, key, payload) => gateway.createRefund(key, payload),
+    create: (gateway, key, payload) => payment(gateway).createRefund(key, payload),
     lookup: (gateway, t) =>
       t.refundedProviderChargeId && t.refundId
-        ? gateway.findRefundByReference({ attemptId: t.attemptId, refundId: t.refundId, providerChargeId: t.refundedProviderChargeId, createdAt: t.createdAt, providerRefundId: t.providerChargeId })
+        ? payment(gateway).findRefundByReference({ attemptId: t.attemptId, refundId: t.refundId, providerChargeId: t.refundedProviderChargeId, createdAt: t.createdAt, providerRefundId: t.providerChargeId })
         : Promise.resolve({ kind: 'error', message: 'the refunded charge has no provider id', httpStatus: null, durationMs: 0 }),
+  },
+  // A payout attempt's idempotency key is its own id, so its transfer id (Efí idEnvio) derives from either.
+  payout: {
+    create: (gateway, key, payload) => pix(gateway).sendPix(pix(gateway).transferIdFor(key), payload),
+    lookup: (gateway, t) => pix(gateway).findTransfer(pix(gateway).transferIdFor(t.attemptId)),
   },
 };
 
-/** A charge attempt always belongs to a charge (a CHECK says so); only refunds of proposals have none. */
+/** A charge attempt always belongs to a charge (the owner CHECK says so). */
 function ownedBy(target: AttemptTarget): string {
   if (target.chargeId === null) throw new Error(`charge attempt ${target.attemptId} has no charge`);
   return target.chargeId;
 }
 
-export function createAtProvider(gateway: PaymentGateway, attempt: { operation: AttemptOperation; idempotencyKey: string; payload: string }): Promise<GatewayCallResult> {
+function payment(gateway: AttemptGateway): PaymentGateway {
+  if (!(gateway instanceof PaymentGateway)) throw new TypeError(`${gateway.provider} is not a payment gateway`);
+  return gateway;
+}
+
+function pix(gateway: AttemptGateway): PixPayoutGateway {
+  if (!(gateway instanceof PixPayoutGateway)) throw new TypeError(`${gateway.provider} is not a Pix payout gateway`);
+  return gateway;
+}
+
+export function createAtProvider(gateway: AttemptGateway, attempt: { operation: AttemptOperation; idempotencyKey: string; payload: string }): Promise<GatewayCallResult> {
   return OPERATIONS[attempt.operation].create(gateway, attempt.idempotencyKey, attempt.payload);
 }
 
-export function lookupAtProvider(gateway: PaymentGateway, target: AttemptTarget): Promise<LookupResult> {
+export function lookupAtProvider(gateway: AttemptGateway, target: AttemptTarget): Promise<LookupResult> {
   return OPERATIONS[target.operation].lookup(gateway, target);
 }
 
@@ -64,6 +81,7 @@ interface TargetRow {
   operation: AttemptOperation;
   charge_id: string | null;
   refund_id: string | null;
+  payout_id: string | null;
   provider: string;
   customer_id: string | null;
   created_at: Date;
@@ -75,12 +93,13 @@ interface TargetRow {
 
 export async function loadAttemptTarget(em: EntityManager, attemptId: string): Promise<AttemptTarget | null> {
   const [row] = await em.query<TargetRow[]>(
-    `SELECT a.operation, a.charge_id, a.refund_id, a.provider, c.customer_id, a.created_at, a.provider_charge_id,
-            COALESCE(r.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, c.currency) AS currency,
+    `SELECT a.operation, a.charge_id, a.refund_id, a.payout_id, a.provider, c.customer_id, a.created_at, a.provider_charge_id,
+            COALESCE(r.amount_cents, p.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, p.currency, c.currency) AS currency,
             CASE WHEN a.operation = 'refund' THEN
               COALESCE(r.provider_charge_id, (SELECT s.provider_charge_id FROM charge_attempts s
                 WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND s.status = 'succeeded')) END AS refunded_provider_charge_id
        FROM charge_attempts a LEFT JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
+            LEFT JOIN payouts p ON p.id = a.payout_id
       WHERE a.id = $1`,
     [attemptId],
   );
@@ -90,6 +109,7 @@ export async function loadAttemptTarget(em: EntityManager, attemptId: string): P
     operation: row.operation,
     chargeId: row.charge_id,
     refundId: row.refund_id,
+    payoutId: row.payout_id,
     provider: row.provider,
     customerId: row.customer_id,
     createdAt: row.created_at,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval } from '@app/database';
-import { GatewayRegistry, type GatewayCallResult, type PaymentGateway } from '@app/gateways';
+import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
 import { createAtProvider } from './attempt-operations.js';
@@ -46,7 +46,7 @@ export class AttemptSender {
   async send(attemptId: string, actor: string): Promise<void> {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
     if (attempt.status !== 'pending' || attempt.leaseExpiresAt) return;
-    const gateway = this.gateways.get(attempt.provider);
+    const gateway = this.gateways.forAttempt(attempt.provider);
     if (attempt.httpAttempts > 0 && !this.mayResend(attempt, gateway)) {
       const reason = gateway.capabilities.nativeIdempotency ? 'key_lifetime_exceeded' : 'resend_without_idempotency';
       await this.markUnknown(attempt, actor, { reason });
@@ -64,10 +64,10 @@ export class AttemptSender {
    */
   async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<SettledSend | null> {
     if (!(await this.payloadIntact(attempt, actor))) return null;
-    return this.dispatch(this.gateways.get(attempt.provider), attempt, attempt.httpAttempts, actor);
+    return this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
-  private async dispatch(gateway: PaymentGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
+  private async dispatch(gateway: AttemptGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
     const result = await this.call(gateway, attempt);
     const outcome = classifyGatewayResponse(result);
     this.logger.log(
@@ -86,7 +86,7 @@ export class AttemptSender {
     return this.record(attempt, claimed, outcome, evidence, actor);
   }
 
-  private mayResend(attempt: ChargeAttemptEntity, gateway: PaymentGateway): boolean {
+  private mayResend(attempt: ChargeAttemptEntity, gateway: AttemptGateway): boolean {
     return mayResend({
       attemptCreatedAt: attempt.createdAt,
       now: new Date(),
@@ -111,7 +111,7 @@ export class AttemptSender {
     return rows[0][0]?.http_attempts ?? null;
   }
 
-  private async call(gateway: PaymentGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
+  private async call(gateway: AttemptGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
     try {
       return await createAtProvider(gateway, attempt);
     } catch (error) {

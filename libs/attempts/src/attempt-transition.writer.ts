@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionEntity, ChargeAttemptEntity } from '@app/database';
+import { LedgerService } from '@app/ledger';
 import { attemptTransitionsTotal, unknownToCertaintySeconds } from '@app/observability';
 import type { AttemptStatus } from './rules/attempt-status.js';
 import { isTerminal } from './rules/attempt-status.js';
 import { canTransition, type TransitionCause } from './rules/attempt-state-machine.js';
 import { IllegalTransitionError } from './attempts.errors.js';
 import { releaseFailedRefund } from './refund-commitment.js';
+import { settlePayoutReservation } from './payout-reservation.js';
 
 export interface AttemptTransition {
   attemptId: string;
@@ -33,7 +35,10 @@ export interface AttemptTransition {
  */
 @Injectable()
 export class AttemptTransitionWriter {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly ledger: LedgerService,
+  ) {}
 
   async apply(t: AttemptTransition, manager?: EntityManager): Promise<boolean> {
     if (!canTransition(t.from, t.to)) throw new IllegalTransitionError(t.attemptId, t.from, t.to);
@@ -74,7 +79,7 @@ export class AttemptTransitionWriter {
       })
       .where('id = :id AND status = :from', { id: t.attemptId, from: t.from })
       // Property names: TypeORM maps them to columns (raw rows are keyed by column name).
-      .returning(['provider', 'unknownSince', 'operation', 'refundId']);
+      .returning(['provider', 'unknownSince', 'operation', 'refundId', 'payoutId']);
     // Never swap one provider charge for another: that is a second charge for a person, not an update.
     if (providerChargeId) query.andWhere('(provider_charge_id IS NULL OR provider_charge_id = :pcid)', { pcid: providerChargeId });
     if (t.expectHttpAttempts !== undefined) query.andWhere('http_attempts = :n', { n: t.expectHttpAttempts });
@@ -89,8 +94,9 @@ export class AttemptTransitionWriter {
       actor: t.actor,
       detail: t.detail ?? null,
     });
-    const row = (result.raw as Array<{ provider: string; unknown_since: Date | null; operation: string; refund_id: string | null }>)[0];
+    const row = (result.raw as Array<{ provider: string; unknown_since: Date | null; operation: string; refund_id: string | null; payout_id: string | null }>)[0];
     if (t.to === 'failed' && row.operation === 'refund' && row.refund_id) await releaseFailedRefund(em, t.attemptId, row.refund_id);
+    if (terminal && row.operation === 'payout' && row.payout_id) await settlePayoutReservation(this.ledger, em, t.attemptId, row.payout_id, t.to as 'succeeded' | 'failed');
     attemptTransitionsTotal.inc({ provider: row.provider, to: t.to, cause: t.cause });
     if (terminal && t.from === 'unknown' && row.unknown_since) {
       unknownToCertaintySeconds.observe({ provider: row.provider, cause: t.cause }, (Date.now() - row.unknown_since.getTime()) / 1000);

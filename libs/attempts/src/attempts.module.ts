@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '@app/ledger';
 import { AttemptOpener } from './attempt-opener.service.js';
 import { AttemptSender } from './attempt-sender.service.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
@@ -8,6 +9,8 @@ import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 
 /** Attempts: opening, sending, and the one guarded way to change an attempt's status. */
 @Module({
+  // The transition writer settles a payout's reservation in the transaction that ends its attempt.
+  imports: [LedgerModule],
   providers: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
   exports: [AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
 })

@@ -3,7 +3,7 @@ import type { AttemptStatus } from './rules/attempt-status.js';
 
 export interface LockedAttempt {
   id: string;
-  /** Null for the refund attempt of an executed refund proposal: its refund row is the owner locked instead. */
+  /** Null for a payout attempt (its payout is the owner locked), or a proposal's refund attempt (its refund is). */
   chargeId: string | null;
   status: AttemptStatus;
   providerChargeId: string | null;
@@ -25,7 +25,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
       WHERE c.id = (SELECT charge_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
     [attemptId],
   );
-  if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return null;
+  if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return lockPayoutAndAttempt(em, attemptId);
   const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
     `SELECT a.status, a.provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
        FROM charge_attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
@@ -55,4 +55,31 @@ async function lockChargelessRefund(em: EntityManager, attemptId: string): Promi
     [attemptId],
   );
   return rows.length === 1;
+}
+
+/**
+ * A payout attempt has no charge: its payout row takes the charge's place in the lock order (owner, then
+ * attempt), so the payout opener and every writer of facts about its attempts serialise the same way.
+ */
+async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promise<LockedAttempt | null> {
+  const payouts = await em.query<Array<{ amount_cents: string; currency: string }>>(
+    `SELECT p.amount_cents, p.currency FROM payouts p
+      WHERE p.id = (SELECT payout_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
+    [attemptId],
+  );
+  if (payouts.length === 0) return null;
+  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string }>>(
+    `SELECT status, provider_charge_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
+    [attemptId],
+  );
+  return {
+    id: attemptId,
+    chargeId: null,
+    status: attempt.status,
+    providerChargeId: attempt.provider_charge_id,
+    resolvedBy: attempt.resolved_by,
+    provider: attempt.provider,
+    amountCents: Number(payouts[0].amount_cents),
+    currency: payouts[0].currency.trim(),
+  };
 }

@@ -35,7 +35,7 @@ export class PreviousAttemptRecheck {
     // A charge attempt's reference, or a refund attempt's: the same re-check for every operation.
     const target = await loadAttemptTarget(this.db.manager, attempt.id);
     if (!target) throw new AttemptNotFoundError(attempt.id);
-    const lookup = await lookupAtProvider(this.gateways.get(attempt.provider), target);
+    const lookup = await lookupAtProvider(this.gateways.forAttempt(attempt.provider), target);
     const summary = summariseLookup(lookup);
     this.logger.log({ attemptId: attempt.id, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, lookup: lookup.kind }, 'failed attempt queried again before a new attempt');
     const call = { attemptId: attempt.id, provider: attempt.provider, kind: 'recheck' as const, outcome: lookup.kind, httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200, durationMs: lookup.durationMs, detail: summary };

@@ -15,6 +15,7 @@ export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-aud
 export { ScheduledRunClaim } from './scheduled-run.claim.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';
 export { RefundEntity } from './entities/refund.entity.js';
+export { PayoutEntity, type PixKeyTypeColumn } from './entities/payout.entity.js';
 export { ReconciliationRunEntity, type ReconciliationRunStatus, type ReconciliationTrigger, type StatementSourceColumn } from './entities/reconciliation-run.entity.js';
 export { ReconciliationDivergenceEntity, type DivergenceKindColumn } from './entities/reconciliation-divergence.entity.js';
 export { ReconciliationRunDivergenceEntity } from './entities/reconciliation-run-divergence.entity.js';

@@ -48,8 +48,8 @@ import { AsaasGateway } from './asaas/asaas.gateway.js';
     },
     {
       provide: GatewayRegistry,
-      inject: [StripeGateway, AsaasGateway],
-      useFactory: (stripe: StripeGateway, asaas: AsaasGateway) => new GatewayRegistry([stripe, asaas], 'stripe'),
+      inject: [StripeGateway, AsaasGateway, PixPayoutGateway],
+      useFactory: (stripe: StripeGateway, asaas: AsaasGateway, pix: PixPayoutGateway) => new GatewayRegistry([stripe, asaas], 'stripe', [pix]),
     },
     // The port as a DI token: code that only ever needs the default provider depends on PaymentGateway.
     { provide: PaymentGateway, inject: [StripeGateway], useFactory: (stripe: StripeGateway) => stripe },

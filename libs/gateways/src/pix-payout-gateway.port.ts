@@ -14,6 +14,18 @@ export interface PixSendRequest {
   description?: string | null;
 }
 
+/** One sent Pix of the provider's statement (`GET /v2/gn/pix/enviados`), normalised. */
+export interface SentPixLine {
+  endToEndId: string;
+  /** The provider's transfer id (Efí idEnvio) and the attempt it names, when it is one of ours. */
+  transferId: string | null;
+  attemptId: string | null;
+  amountCents: number;
+  currency: string;
+  outcome: 'pending' | 'succeeded' | 'failed' | null;
+  requestedAt: Date;
+}
+
 /**
  * The Pix cash-out port and its DI token (money going out, DESIGN.md §10). Kept apart from PaymentGateway so
  * the charge port is untouched; it answers in the same shapes (GatewayCallResult, LookupResult) so one
@@ -31,4 +43,9 @@ export abstract class PixPayoutGateway {
   abstract sendPix(transferId: string, encodedBody: string): Promise<GatewayCallResult>;
   /** Looks the transfer up by its id. Never sends anything. */
   abstract findTransfer(transferId: string): Promise<LookupResult>;
+  /**
+   * Every Pix sent in [from, to), streamed page by page (never the whole day in memory). Reads only; a page that
+   * fails throws `StatementUnavailableError`, so nothing is concluded from half a statement.
+   */
+  abstract sentPixStatement(from: Date, to: Date, signal?: AbortSignal): AsyncIterable<SentPixLine>;
 }

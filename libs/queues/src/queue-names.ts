@@ -7,7 +7,7 @@ export const MAINTENANCE_QUEUE = 'maintenance';
  * provider has its own query budget (a Stripe backlog must not spend Asaas's quota, nor the reverse).
  * Adding a provider adds its name here; a test checks this list against the gateway registry.
  */
-export const RESOLUTION_PROVIDERS = ['stripe', 'asaas'] as const;
+export const RESOLUTION_PROVIDERS = ['stripe', 'asaas', 'efi'] as const;
 
 export function resolutionQueueFor(provider: string): string {
   return `attempt-resolution-${provider}`;

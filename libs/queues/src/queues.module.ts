@@ -40,7 +40,7 @@ export function smoothLimiter(perSecond: number): { max: number; duration: numbe
       ...RESOLUTION_PROVIDERS.map((provider) => ({
         name: resolutionQueueFor(provider),
         inject: [GatewayRegistry],
-        useFactory: (gateways: GatewayRegistry) => ({ limiter: smoothLimiter(gateways.get(provider).capabilities.queryRatePerSecond) }),
+        useFactory: (gateways: GatewayRegistry) => ({ limiter: smoothLimiter(gateways.forAttempt(provider).capabilities.queryRatePerSecond) }),
       })),
     ),
   ],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, mayOpenNewAttempt, payloadHash } from '@app/attempts';
+import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, insertClaimedAttempt, mayOpenNewAttempt, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
@@ -204,21 +204,7 @@ export class RefundOpener {
       payloadHash: payloadHash(payload),
       httpAttempts: 0,
     });
-    try {
-      await em.insert(ChargeAttemptEntity, attempt);
-    } catch (error) {
-      // Under the charge lock no other opener can be here; the index is the last word all the same.
-      if (isUniqueViolation(error, 'uq_charge_attempts_open_per_refund')) throw new Error(`refund ${refund.id} already has an open attempt`, { cause: error });
-      throw error;
-    }
-    // Created already claimed for its first send: the claim commits with the key.
-    const [rows] = await em.query<[Array<{ created_at: Date; lease_expires_at: Date }>, number]>(
-      `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
-              lease_expires_at = now() + ${msInterval('$2')}
-        WHERE id = $1 RETURNING created_at, lease_expires_at`,
-      [id, this.config.SUBMIT_LEASE_MS],
-    );
-    await this.transitions.recordCreation(em, id, actor);
-    return Object.assign(attempt, { httpAttempts: 1, createdAt: rows[0].created_at, leaseExpiresAt: rows[0].lease_expires_at });
+    // Created already claimed for its first send: the claim commits with the key (under the charge lock).
+    return insertClaimedAttempt(em, attempt, { openIndex: 'uq_charge_attempts_open_per_refund', owner: refund.id, leaseMs: this.config.SUBMIT_LEASE_MS, transitions: this.transitions, actor });
   }
 }

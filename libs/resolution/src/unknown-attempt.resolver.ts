@@ -5,7 +5,7 @@ import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loa
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity } from '@app/database';
 import { resolutionDecisionsTotal } from '@app/observability';
-import { GatewayRegistry, summariseLookup, type LookupResult, type PaymentGateway } from '@app/gateways';
+import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
 import { decideResolution, type ResolutionDecision } from './rules/resolution-decision.js';
@@ -40,7 +40,7 @@ export class UnknownAttemptResolver {
     // What the attempt realises (a charge, or a refund of one): the money to expect and where to look.
     const target = await loadAttemptTarget(this.db.manager, attemptId);
     if (!target) return null;
-    const gateway = this.gateways.get(attempt.provider);
+    const gateway = this.gateways.forAttempt(attempt.provider);
 
     const lookup = await this.lookup(gateway, attempt, target);
     const counted = await this.countTry(attemptId);
@@ -61,7 +61,7 @@ export class UnknownAttemptResolver {
     return decision;
   }
 
-  private async lookup(gateway: PaymentGateway, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
+  private async lookup(gateway: AttemptGateway, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
     const lookup = await lookupAtProvider(gateway, target);
     await this.calls.record({
       attemptId: attempt.id,

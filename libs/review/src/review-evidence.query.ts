@@ -6,8 +6,11 @@ import type { EntityManager } from 'typeorm';
  * payload it sent, every provider call, every transition, every webhook event for those attempts.
  */
 export interface ReviewEvidence {
-  /** The charge; for the refund of a proposal (no charge of ours), that refund. */
-  charge: Record<string, unknown>;
+  /** Undefined for a payout's item (which has `payout`) and a proposal refund's (which has `refund`). */
+  charge: Record<string, unknown> | undefined;
+  payout?: Record<string, unknown>;
+  /** For the refund of a proposal (no charge of ours): that refund. */
+  refund?: Record<string, unknown>;
   attempts: Array<Record<string, unknown>>;
   providerCalls: Array<Record<string, unknown>>;
   transitions: Array<Record<string, unknown>>;
@@ -16,23 +19,54 @@ export interface ReviewEvidence {
   snapshot: unknown;
 }
 
-/** Whose attempts are the evidence: the charge's, or (for an executed refund proposal, no charge of ours) the refund's. */
-export type EvidenceOwner = { chargeId: string } | { refundId: string };
+/** Whose attempts are the evidence: a charge's; a payout's; or the refund's, for a proposal's refund (no charge of ours). */
+export interface EvidenceOwner {
+  chargeId: string | null;
+  payoutId: string | null;
+  refundId: string | null;
+}
 
 export async function readReviewEvidence(em: EntityManager, owner: EvidenceOwner, snapshot: unknown): Promise<ReviewEvidence> {
-  const [ownerColumn, ownerId] = 'chargeId' in owner ? ['charge_id', owner.chargeId] : ['refund_id', owner.refundId];
-  const [[charge], attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
+  if (owner.chargeId) {
+    const [[charge], rest] = await Promise.all([
+      em.query<Array<Record<string, unknown>>>(
+        `SELECT id, order_id AS "orderId", amount_cents::float8 AS "amountCents", currency, customer_id AS "customerId",
+                payment_method_id AS "paymentMethodId", provider, created_by AS "createdBy", created_at AS "createdAt"
+           FROM charges WHERE id = $1`,
+        [owner.chargeId],
+      ),
+      readAttemptsEvidence(em, 'charge_id', owner.chargeId),
+    ]);
+    return { charge, ...rest, snapshot };
+  }
+  if (owner.payoutId) {
+    const [[payout], rest] = await Promise.all([
+      em.query<Array<Record<string, unknown>>>(
+        `SELECT id, account_id AS "accountId", amount_cents::float8 AS "amountCents", currency, provider, pix_key_type AS "pixKeyType",
+                description, created_by AS "createdBy", created_at AS "createdAt"
+           FROM payouts WHERE id = $1`,
+        [owner.payoutId],
+      ),
+      readAttemptsEvidence(em, 'payout_id', owner.payoutId),
+    ]);
+    return { charge: undefined, payout, ...rest, snapshot };
+  }
+  // No charge of ours: the refund of a proposal, and the provider charge it returns money from.
+  const [[refund], rest] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
-      'chargeId' in owner
-        ? `SELECT id, order_id AS "orderId", amount_cents::float8 AS "amountCents", currency, customer_id AS "customerId",
-                  payment_method_id AS "paymentMethodId", provider, created_by AS "createdBy", created_at AS "createdAt"
-             FROM charges WHERE id = $1`
-        : // No charge of ours: the refund of a proposal, and the provider charge it returns money from.
-          `SELECT id, proposal_id AS "proposalId", provider_charge_id AS "providerChargeId", amount_cents::float8 AS "amountCents",
-                  currency, reason, created_by AS "createdBy", created_at AS "createdAt"
-             FROM refunds WHERE id = $1`,
-      [ownerId],
+      `SELECT id, proposal_id AS "proposalId", provider_charge_id AS "providerChargeId", amount_cents::float8 AS "amountCents",
+              currency, reason, created_by AS "createdBy", created_at AS "createdAt"
+         FROM refunds WHERE id = $1`,
+      [owner.refundId],
     ),
+    readAttemptsEvidence(em, 'refund_id', owner.refundId ?? ''),
+  ]);
+  return { charge: undefined, refund, ...rest, snapshot };
+}
+
+/** Every attempt of one owner (a charge, or a payout) with its provider calls, transitions and webhook events. */
+async function readAttemptsEvidence(em: EntityManager, ownerColumn: 'charge_id' | 'payout_id' | 'refund_id', ownerId: string): Promise<Pick<ReviewEvidence, 'attempts' | 'providerCalls' | 'transitions' | 'webhookEvents'>> {
+  const [attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
       `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_charge_id AS "providerChargeId", payload,
               payload_hash AS "payloadHash", http_attempts AS "httpAttempts", resolution_tries AS "resolutionTries",
@@ -58,5 +92,5 @@ export async function readReviewEvidence(em: EntityManager, owner: EvidenceOwner
       [ownerId],
     ),
   ]);
-  return { charge, attempts, providerCalls, transitions, webhookEvents, snapshot };
+  return { attempts, providerCalls, transitions, webhookEvents };
 }

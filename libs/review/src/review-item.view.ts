@@ -8,11 +8,13 @@ export interface ReviewItemView {
   state: ReviewItemState;
   attemptId: string;
   attemptStatus: string;
-  /** Null when the attempt is the refund of an executed proposal, which belongs to no charge of ours. */
+  /** Null for a payout's item (see payoutId), and for a proposal refund's (no charge of ours). */
   chargeId: string | null;
+  payoutId: string | null;
   provider: string;
   amountCents: number;
   currency: string;
+  /** Null for a payout's item. */
   customerId: string | null;
   openedAt: string;
   claimedBy: string | null;
@@ -44,6 +46,7 @@ export interface ReviewItemRow {
   attempt_status: string;
   charge_id: string | null;
   refund_id: string | null;
+  payout_id: string | null;
   provider: string;
   amount_cents: string;
   currency: string;
@@ -68,8 +71,8 @@ export interface ReviewItemRow {
 export const EFFECTIVE_STATE = `CASE WHEN r.state = 'claimed' AND r.claim_expires_at <= now() THEN 'open' ELSE r.state END`;
 
 export const ITEM_SELECT = `
-  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.refund_id, a.provider,
-         COALESCE(c.amount_cents, rf.amount_cents) AS amount_cents, COALESCE(c.currency, rf.currency) AS currency, c.customer_id, r.created_at AS opened_at,
+  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.refund_id, a.payout_id, a.provider,
+         COALESCE(c.amount_cents, p.amount_cents, rf.amount_cents) AS amount_cents, COALESCE(c.currency, p.currency, rf.currency) AS currency, c.customer_id, r.created_at AS opened_at,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claimed_by END AS claimed_by,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claim_expires_at END AS claim_expires_at,
          r.decision, r.decision_reason, r.decision_provider_charge_id, r.follow_up, r.decided_by, r.decided_at,
@@ -77,8 +80,9 @@ export const ITEM_SELECT = `
          to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
     FROM review_items r
     JOIN charge_attempts a ON a.id = r.attempt_id
-    -- A refund of an executed proposal belongs to no charge of ours: its own refund row carries the money.
     LEFT JOIN charges c ON c.id = a.charge_id
+    LEFT JOIN payouts p ON p.id = a.payout_id
+    -- A refund of an executed proposal belongs to no charge of ours: its own refund row carries the money.
     LEFT JOIN refunds rf ON rf.id = a.refund_id AND a.charge_id IS NULL`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -92,6 +96,7 @@ export function toReviewItemView(row: ReviewItemRow, fourEyesThresholdCents: num
     attemptId: row.attempt_id,
     attemptStatus: row.attempt_status,
     chargeId: row.charge_id,
+    payoutId: row.payout_id,
     provider: row.provider,
     amountCents,
     currency: row.currency,

@@ -11,7 +11,9 @@ import { msInterval } from '@app/database';
 export interface CheckSubject {
   reviewItemId: string;
   attemptId: string;
+  /** Null for a payout's attempt. */
   chargeId: string | null;
+  /** Null for a payout's attempt. */
   customerId: string | null;
   provider: string;
   amountCents: number;
@@ -58,7 +60,7 @@ export class ReviewProviderCheck {
    * from the attempt's last send), finds nothing under our reference.
    */
   async verifyFailed(subject: CheckSubject, actor: string): Promise<ProviderEvidence> {
-    const gateway = this.gateways.get(subject.provider);
+    const gateway = this.gateways.forAttempt(subject.provider);
     const capable = mayProveAbsence(gateway.capabilities.lookupByReference);
     if (!capable.ok) throw new ReviewProviderEvidenceError('failed', capable.why, { provider: subject.provider, lookupByReference: gateway.capabilities.lookupByReference });
     const grace = await this.grace(subject.attemptId);
@@ -81,8 +83,8 @@ export class ReviewProviderCheck {
 
   /** A charge is retrieved by its id; a refund is found among the refunded charge's refunds (a consistent list). */
   private async retrieve(target: AttemptTarget, providerId: string): Promise<RetrieveResult> {
-    const gateway = this.gateways.get(target.provider);
-    if (target.operation === 'charge') return gateway.retrieveCharge(providerId);
+    const gateway = this.gateways.forAttempt(target.provider);
+    if (target.operation === 'charge') return this.gateways.get(target.provider).retrieveCharge(providerId);
     const lookup = await lookupAtProvider(gateway, { ...target, providerChargeId: null });
     if (lookup.kind === 'error') return lookup;
     const found = lookup.kind === 'found' ? lookup.charges.find((c) => c.providerChargeId === providerId) : undefined;

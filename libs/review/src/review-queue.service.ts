@@ -86,8 +86,7 @@ export class ReviewQueueService {
   async getWithEvidence(id: string): Promise<ReviewItemView & { evidence: ReviewEvidence }> {
     const row = await this.row(id, this.db.manager);
     const [{ evidence: snapshot }] = await this.db.query<Array<{ evidence: unknown }>>(`SELECT evidence FROM review_items WHERE id = $1`, [id]);
-    const owner = row.charge_id ? { chargeId: row.charge_id } : { refundId: row.refund_id ?? '' };
-    const evidence = await readReviewEvidence(this.db.manager, owner, snapshot);
+    const evidence = await readReviewEvidence(this.db.manager, { chargeId: row.charge_id, payoutId: row.payout_id, refundId: row.refund_id }, snapshot);
     return { ...toReviewItemView(row, this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS), evidence };
   }
 

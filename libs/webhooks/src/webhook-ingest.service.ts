@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition, type LockedAttempt } from '@app/attempts';
-import type { MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder, WebhookTransport } from './provider-webhook-event.js';
 import { matchRefundAttempt, proposalRefundsExplain, refundedTotalExplained } from './our-refunds.query.js';
 import { UnknownWebhookProviderError, WebhookRejectedError } from './webhooks.errors.js';
 
@@ -39,13 +39,19 @@ export class WebhookIngestService {
     private readonly facts: ProviderFactApplier,
   ) {}
 
-  async ingest(provider: string, rawBody: Buffer | undefined, headers: Record<string, string | string[] | undefined>): Promise<IngestResult> {
+  async ingest(provider: string, rawBody: Buffer | undefined, headers: Record<string, string | string[] | undefined>, transport?: WebhookTransport): Promise<IngestResult> {
     const decoder = this.decoders.find((d) => d.provider === provider);
     if (!decoder) throw new UnknownWebhookProviderError(provider);
-    const decoded = decoder.decode(rawBody ?? Buffer.alloc(0), headers, Math.floor(Date.now() / 1000));
+    const decoded = decoder.decode(rawBody ?? Buffer.alloc(0), headers, Math.floor(Date.now() / 1000), transport);
     if (!decoded.ok) throw new WebhookRejectedError(provider, decoded.reason);
     const { event, payload } = decoded;
-    return this.db.transaction((em) => this.storeAndApply(em, provider, event, payload));
+    if (!decoded.more?.length) return this.db.transaction((em) => this.storeAndApply(em, provider, event, payload));
+    // A batch commits whole: a crash mid-way leaves nothing applied, and the redelivery starts over.
+    return this.db.transaction(async (em) => {
+      const results: IngestResult[] = [];
+      for (const each of [event, ...(decoded.more ?? [])]) results.push(await this.storeAndApply(em, provider, each, payload));
+      return { duplicate: results.every((r) => r.duplicate), disposition: results.map((r) => r.disposition).join(',') };
+    });
   }
 
   private async storeAndApply(em: EntityManager, provider: string, event: ProviderWebhookEvent, payload: unknown): Promise<IngestResult> {
@@ -93,9 +99,10 @@ export class WebhookIngestService {
     evidence: Record<string, unknown>,
   ): Promise<EventDecision> {
     const locked = await lockChargeAndAttempt(em, attemptId);
-    if (!locked) return { action: 'none', reason: 'not_actionable' };
+    // Money moved back is about a charge: an attempt with no charge (a payout, a proposal's refund) never carries it.
+    if (!locked?.chargeId) return { action: 'none', reason: 'not_actionable' };
     const chargeId = locked.chargeId;
-    if (chargeId === null || isAboutAnotherProviderCharge(locked, providerChargeId)) {
+    if (isAboutAnotherProviderCharge(locked, providerChargeId)) {
       // Another provider charge carrying our reference (a second charge): its totals are not our charge's, and
       // only the refund of its approved proposal explains money going back from it.
       if (moved.kind === 'refund' && moved.refundedCents !== null && providerChargeId !== null && (await proposalRefundsExplain(em, providerChargeId, moved.refundedCents))) {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { AsaasWebhookDecoder } from './asaas-webhook.decoder.js';
+import { EfiWebhookDecoder } from './efi-webhook.decoder.js';
 import { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
 import { WEBHOOK_DECODERS, WebhookIngestService } from './webhook-ingest.service.js';
 
@@ -15,6 +16,7 @@ import { WEBHOOK_DECODERS, WebhookIngestService } from './webhook-ingest.service
       useFactory: (config: AppConfig) => [
         new StripeWebhookDecoder(config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_S),
         new AsaasWebhookDecoder(config.ASAAS_WEBHOOK_TOKEN),
+        new EfiWebhookDecoder({ hmac: config.EFI_WEBHOOK_HMAC, requireClientCertificate: config.EFI_WEBHOOK_CA_PATH !== undefined }),
       ],
     },
   ],

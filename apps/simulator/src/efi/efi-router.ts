@@ -36,6 +36,7 @@ async function route(engine: EfiEngine, request: IncomingMessage, response: Serv
   if ((sendId || lookupId) && !ID_ENVIO.test(idEnvio)) return sendJson(response, 400, efiErrors.invalid('idEnvio deve seguir ^[a-zA-Z0-9]{1,35}$'));
   if (method === 'PUT' && sendId) return sendPixRoute(engine, idEnvio, request, response);
   if (method === 'GET' && lookupId) return lookupRoute(engine, idEnvio, response);
+  if (method === 'GET' && url.pathname === '/v2/gn/pix/enviados') return statementRoute(engine, url, response);
   sendJson(response, 404, efiErrors.unknownRoute(method, url.pathname));
 }
 
@@ -48,6 +49,37 @@ async function tokenRoute(engine: EfiEngine, request: IncomingMessage, response:
     return sendJson(response, 401, efiErrors.invalidClient());
   }
   sendJson(response, 200, engine.issueToken());
+}
+
+/**
+ * `GET /v2/gn/pix/enviados?inicio&fim&paginacao.paginaAtual&paginacao.itensPorPagina`: sent Pix requested in
+ * [inicio, fim), oldest first, paged from page 0 (Efí's list shape: `parametros.paginacao` and `pix`).
+ */
+function statementRoute(engine: EfiEngine, url: URL, response: ServerResponse): void {
+  const inicio = Date.parse(url.searchParams.get('inicio') ?? '');
+  const fim = Date.parse(url.searchParams.get('fim') ?? '');
+  if (Number.isNaN(inicio) || Number.isNaN(fim) || fim <= inicio) return sendJson(response, 400, efiErrors.invalid('inicio e fim devem ser datas RFC 3339, inicio antes de fim'));
+  const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? '0');
+  const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? '100');
+  if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > 1000) return sendJson(response, 400, efiErrors.invalid('paginacao invalida'));
+  const fault = engine.faults.takeQueryFault();
+  if (fault) {
+    engine.countFault(`query_${fault}`);
+    if (fault === 'hang') return engine.hangs.hold(response, engine.config.hangMs);
+    return sendJson(response, fault === '429' ? 429 : 500, fault === '429' ? efiErrors.rateLimited() : efiErrors.internal());
+  }
+  const inWindow = engine.transfers
+    .all()
+    .filter((t) => Date.parse(t.horario.solicitacao) >= inicio && Date.parse(t.horario.solicitacao) < fim)
+    .sort((a, b) => a.horario.solicitacao.localeCompare(b.horario.solicitacao) || a.idEnvio.localeCompare(b.idEnvio));
+  sendJson(response, 200, {
+    parametros: {
+      inicio: new Date(inicio).toISOString(),
+      fim: new Date(fim).toISOString(),
+      paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(inWindow.length / size), quantidadeTotalDeItens: inWindow.length },
+    },
+    pix: inWindow.slice(page * size, (page + 1) * size).map(transferView),
+  });
 }
 
 function lookupRoute(engine: EfiEngine, idEnvio: string, response: ServerResponse): void {

@@ -1,10 +1,11 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
 import { ChargeEntity } from './charge.entity.js';
+import { PayoutEntity } from './payout.entity.js';
 import { RefundEntity } from './refund.entity.js';
 
 export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown';
-/** What an attempt realises: a charge, or a refund of one (later, payouts). */
-export type AttemptOperationColumn = 'charge' | 'refund';
+/** What an attempt realises: a charge, a refund of one, or a payout from a ledger account. */
+export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 
 /**
  * One effort to realise a charge at one provider with its own idempotency key. The partial unique
@@ -17,16 +18,19 @@ export type AttemptOperationColumn = 'charge' | 'refund';
 @Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'charge'` })
 @Index('uq_charge_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
 @Index('uq_charge_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
+@Index('uq_charge_attempts_open_per_payout', ['payoutId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'payout'` })
+@Index('uq_charge_attempts_one_success_per_payout', ['payoutId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'payout'` })
+@Index('ix_charge_attempts_payout', ['payoutId', 'createdAt'], { where: `payout_id IS NOT NULL` })
 @Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
 @Index('ix_charge_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
 @Index('ix_charge_attempts_succeeded_created', ['provider', 'createdAt'], { where: `status = 'succeeded'` })
 @Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
-@Check('charge_attempts_operation_check', `operation IN ('charge','refund')`)
-@Check('charge_attempts_charge_id_check', `operation <> 'charge' OR charge_id IS NOT NULL`)
+@Check('charge_attempts_operation_check', `operation IN ('charge','refund','payout')`)
+@Check('charge_attempts_owner_check', `(operation = 'charge' AND charge_id IS NOT NULL AND payout_id IS NULL) OR (operation = 'refund' AND payout_id IS NULL) OR (operation = 'payout' AND payout_id IS NOT NULL AND charge_id IS NULL)`)
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
-  /** Null only for a refund attempt of an executed refund proposal, which refunds no charge of ours. */
+  /** Null for a payout attempt, and for the refund attempt of an executed proposal (no charge of ours). */
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'charge_attempts_charge_id_fkey' })
@@ -37,6 +41,10 @@ export class ChargeAttemptEntity {
   @ManyToOne(() => RefundEntity, { nullable: true })
   @JoinColumn({ name: 'refund_id', foreignKeyConstraintName: 'charge_attempts_refund_id_fkey' })
   refund?: Relation<RefundEntity>;
+  @Column('uuid', { name: 'payout_id', nullable: true }) payoutId: string | null;
+  @ManyToOne(() => PayoutEntity, { nullable: true })
+  @JoinColumn({ name: 'payout_id', foreignKeyConstraintName: 'charge_attempts_payout_id_fkey' })
+  payout?: Relation<PayoutEntity>;
   @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
   @Column('text') provider: string;
   @Column('text') status: AttemptStatusColumn;

@@ -8,6 +8,7 @@ import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
 import { ReviewAuditEntity } from './review-audit.entity.js';
 import { RefundEntity } from './refund.entity.js';
+import { PayoutEntity } from './payout.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
@@ -34,4 +35,5 @@ export const ENTITIES = [
   ReconciliationRunDivergenceEntity,
   RefundProposalEntity,
   ReconciliationMoneyMovementEntity,
+  PayoutEntity,
 ];

@@ -1,5 +1,6 @@
 import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
 import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { SentPixLine } from '../pix-payout-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http-client.js';
 import { parseJson } from '../stripe/stripe-response.js';
 import { valorToCents } from './efi-amount.js';
@@ -88,4 +89,29 @@ export function toLookupResult(http: ProviderHttpResult, idEnvio: string): Looku
     raw: json,
   };
   return { kind: 'found', charges: [charge], consistent: true, durationMs };
+}
+
+/** One page of `GET /v2/gn/pix/enviados`: its lines and how many pages there are; null when unreadable. */
+export function readSentPixPage(body: string): { lines: SentPixLine[]; pages: number } | null {
+  const json = parseJson(body);
+  if (!isRecord(json) || !Array.isArray(json.pix)) return null;
+  const paging = isRecord(json.parametros) && isRecord(json.parametros.paginacao) ? json.parametros.paginacao : {};
+  const pages = typeof paging.quantidadeDePaginas === 'number' ? paging.quantidadeDePaginas : 1;
+  const lines: SentPixLine[] = [];
+  for (const entry of json.pix) {
+    const sent = readSentPix(entry);
+    const amountCents = sent ? valorToCents(sent.valor) : null;
+    const horario = isRecord(entry) && isRecord(entry.horario) ? text(entry.horario.solicitacao) : undefined;
+    if (!sent?.endToEndId || amountCents === null || !horario) return null;
+    lines.push({
+      endToEndId: sent.endToEndId,
+      transferId: sent.idEnvio,
+      attemptId: sent.idEnvio ? attemptIdFromIdEnvio(sent.idEnvio) : null,
+      amountCents,
+      currency: 'brl',
+      outcome: mapEfiPixStatus(sent.status),
+      requestedAt: new Date(horario),
+    });
+  }
+  return { lines, pages };
 }

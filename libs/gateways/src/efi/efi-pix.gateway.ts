@@ -2,12 +2,13 @@ import type { GatewayCallResult } from '../gateway-call-result.js';
 import type { GatewayCapabilities } from '../gateway-capabilities.js';
 import type { LookupResult } from '../payment-gateway.port.js';
 import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http-client.js';
-import { PixPayoutGateway, type PixSendRequest } from '../pix-payout-gateway.port.js';
+import { PixPayoutGateway, type PixSendRequest, type SentPixLine } from '../pix-payout-gateway.port.js';
+import { StatementUnavailableError } from '../statement.errors.js';
 import { EFI_PIX_CAPABILITIES } from './efi.capabilities.js';
 import { centsToValor } from './efi-amount.js';
 import { idEnvioForAttempt } from './efi-id-envio.js';
 import { EfiOAuthClient } from './efi-oauth.client.js';
-import { toLookupResult, toSendPixResult } from './efi-pix-response.js';
+import { readSentPixPage, toLookupResult, toSendPixResult } from './efi-pix-response.js';
 
 export interface EfiPixGatewaySettings {
   /** `https://pix.api.efipay.com.br` (sandbox `https://pix-h.api.efipay.com.br`) or the simulator's. */
@@ -20,6 +21,8 @@ export interface EfiPixGatewaySettings {
   readTimeoutMs: number;
   /** Client certificate (mutual TLS) and any extra CA to trust. */
   tls?: ProviderTlsOptions;
+  /** Sent Pix per statement page (Efí allows up to 1000). */
+  statementPageSize?: number;
 }
 
 /** Efí caps `infoPagador` at 140 characters [V SDK types]. */
@@ -38,6 +41,7 @@ export class EfiPixGateway extends PixPayoutGateway {
   private readonly oauth: EfiOAuthClient;
   private readonly apiBase: string;
   private readonly payerPixKey: string;
+  private readonly statementPageSize: number;
 
   constructor(settings: EfiPixGatewaySettings) {
     super();
@@ -45,6 +49,7 @@ export class EfiPixGateway extends PixPayoutGateway {
     this.apiBase = settings.apiBase.replace(/\/+$/, '');
     this.oauth = new EfiOAuthClient(this.http, this.apiBase, settings.clientId, settings.clientSecret);
     this.payerPixKey = settings.payerPixKey;
+    this.statementPageSize = settings.statementPageSize ?? 1000;
   }
 
   transferIdFor(attemptId: string): string {
@@ -75,7 +80,12 @@ export class EfiPixGateway extends PixPayoutGateway {
       headers: { Authorization: `Bearer ${token.accessToken}`, 'Content-Type': 'application/json' },
       body: encodedBody,
     });
-    if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
+    if (result.kind === 'response' && result.status === 401) {
+      this.oauth.invalidate(token.accessToken);
+      // Refused at authentication (our cached token expired or was revoked), so nothing executed: as safe to
+      // resend under the same idEnvio as a refused connection, and a payout must not fail for a stale token.
+      return { kind: 'connect_failed', errorCode: 'OAUTH_TOKEN_REFUSED', message: 'access token refused (401), transfer not executed', durationMs: result.durationMs };
+    }
     return toSendPixResult(result);
   }
 
@@ -90,6 +100,24 @@ export class EfiPixGateway extends PixPayoutGateway {
     });
     if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
     return toLookupResult(result, idEnvio);
+  }
+
+  async *sentPixStatement(from: Date, to: Date, signal?: AbortSignal): AsyncIterable<SentPixLine> {
+    for (let page = 0; ; page++) {
+      signal?.throwIfAborted();
+      const token = await this.oauth.token();
+      if (!token.ok) throw new StatementUnavailableError(`efi statement: no access token (${token.message})`, token.httpStatus);
+      const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(this.statementPageSize) });
+      const result = await this.http.send({ method: 'GET', url: `${this.apiBase}/v2/gn/pix/enviados?${query.toString()}`, headers: { Authorization: `Bearer ${token.accessToken}` } });
+      if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
+      if (result.kind !== 'response' || result.status !== 200) {
+        throw new StatementUnavailableError(`efi statement page ${page}: ${result.kind === 'response' ? `HTTP ${result.status}` : result.errorCode}`, result.kind === 'response' ? result.status : null);
+      }
+      const read = readSentPixPage(result.body);
+      if (!read) throw new StatementUnavailableError(`efi statement page ${page}: unreadable body`, 200);
+      yield* read.lines;
+      if (page + 1 >= read.pages) return;
+    }
   }
 }
 

@@ -18,6 +18,7 @@ export const EFI_PIX_CAPABILITIES: GatewayCapabilities = {
   queryRatePerSecond: 10,
   // Sent-Pix webhooks are authenticated by mutual TLS [V docs webhooks]; there is no payload signature.
   webhookAuth: 'mtls',
-  // The Pix sent-transfers statement (GET /v2/gn/pix/enviados) is not read yet.
+  // The adapter reads the sent-Pix statement (GET /v2/gn/pix/enviados, sentPixStatement), but reconciliation does
+  // not match payouts yet: no run is offered for efi until it does.
   statementSources: [],
 };

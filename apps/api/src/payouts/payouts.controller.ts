@@ -1,0 +1,47 @@
+import { BadRequestException, Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { InboundIdempotencyService } from '@app/charges';
+import { PayoutsService, type PayoutView } from '@app/payouts';
+import { CreatePayoutDto } from './create-payout.dto.js';
+
+/** Inbound Idempotency-Keys of this route live in their own scope: one key on two routes never collides. */
+const PAYOUT_KEY_SCOPE = 'POST /accounts/:id/payouts';
+
+@ApiTags('payouts')
+@ApiBearerAuth()
+@Roles('merchant')
+@Controller()
+export class PayoutsController {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly idempotency: InboundIdempotencyService,
+  ) {}
+
+  @Post('accounts/:id/payouts')
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, account and body' })
+  @ApiCreatedResponse({ description: 'the payout after its first provider call; 422 naming availableCents when the balance is short' })
+  async create(
+    @Param('id', ParseUUIDPipe) accountId: string,
+    @Body() body: CreatePayoutDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('idempotency-key') key?: string,
+  ): Promise<unknown> {
+    const run = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor);
+    if (key === undefined) return run().then((view) => (res.status(201), view));
+    if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
+    // The account is part of the request: the same key and body for another account is another request.
+    const stored = await this.idempotency.run(`${actor.name} ${PAYOUT_KEY_SCOPE}`, key, { accountId, ...body }, async () => ({ status: 201, body: await run() }));
+    res.status(stored.status);
+    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return stored.body;
+  }
+
+  @Get('payouts/:id')
+  @ApiOkResponse({ description: 'the payout, for polling; 403 unless the caller owns its account' })
+  get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<PayoutView> {
+    return this.payouts.view(id, actor);
+  }
+}

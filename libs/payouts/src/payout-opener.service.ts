@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AttemptTransitionWriter, insertClaimedAttempt, payloadHash } from '@app/attempts';
+import { AppConfig } from '@app/config';
+import { ChargeAttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
+import { PixPayoutGateway } from '@app/gateways';
+import { LedgerService } from '@app/ledger';
+import { PayoutCurrencyUnsupportedError } from './payouts.errors.js';
+import type { PixKeyType } from './rules/pix-key.js';
+
+export interface NewPayout {
+  amountCents: number;
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  description: string | null;
+}
+
+/**
+ * Phase 1 of a payout, in one short transaction before any network call: the amount is RESERVED on the account
+ * (the ledger locks the account row; its CHECK keeps available >= 0 whoever races), then the payout and its
+ * attempt are stored with the exact payload and the attempt already claimed for its first send. A refusal
+ * (422 naming availableCents) rolls everything back, so a refused payout leaves no row behind. The reservation's
+ * ledger reference is the attempt id, which is also the idempotency key the transfer id (idEnvio) derives from.
+ */
+@Injectable()
+export class PayoutOpener {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly pix: PixPayoutGateway,
+    private readonly ledger: LedgerService,
+    private readonly transitions: AttemptTransitionWriter,
+    private readonly config: AppConfig,
+  ) {}
+
+  async create(account: LedgerAccountEntity, input: NewPayout, actor: string): Promise<{ payout: PayoutEntity; attempt: ChargeAttemptEntity }> {
+    const currency = account.currency.trim();
+    if (currency !== 'brl') throw new PayoutCurrencyUnsupportedError(account.id, currency, this.pix.provider);
+    return this.db.transaction(async (em) => {
+      const attemptId = randomUUID();
+      await this.ledger.reserve(em, account.id, input.amountCents, attemptId, actor);
+      const payout = Object.assign(new PayoutEntity(), {
+        id: randomUUID(),
+        accountId: account.id,
+        amountCents: input.amountCents,
+        currency,
+        provider: this.pix.provider,
+        pixKey: input.pixKey,
+        pixKeyType: input.pixKeyType,
+        description: input.description,
+        createdBy: actor,
+      });
+      await em.insert(PayoutEntity, payout);
+      const attempt = await this.insertAttempt(em, attemptId, payout, actor);
+      return { payout, attempt };
+    });
+  }
+
+  private async insertAttempt(em: EntityManager, id: string, payout: PayoutEntity, actor: string): Promise<ChargeAttemptEntity> {
+    const payload = this.pix.encodePixSend({ attemptId: id, amountCents: payout.amountCents, currency: payout.currency, payeePixKey: payout.pixKey, description: payout.description });
+    const attempt = Object.assign(new ChargeAttemptEntity(), {
+      id,
+      chargeId: null,
+      operation: 'payout',
+      refundId: null,
+      payoutId: payout.id,
+      // The transfer id sent to the provider derives from this key (Efí idEnvio: the uuid as 32 hex characters).
+      idempotencyKey: id,
+      provider: payout.provider,
+      status: 'pending',
+      payload,
+      payloadHash: payloadHash(payload),
+      httpAttempts: 0,
+    });
+    // Created already claimed for its first send: the claim commits with the key and the reservation.
+    return insertClaimedAttempt(em, attempt, { openIndex: 'uq_charge_attempts_open_per_payout', owner: payout.id, leaseMs: this.config.SUBMIT_LEASE_MS, transitions: this.transitions, actor });
+  }
+}

@@ -1,0 +1,57 @@
+import type { ChargeAttemptEntity, PayoutEntity } from '@app/database';
+import { deriveRefundStatus, type RefundStatus } from '@app/refunds';
+
+/** The same statuses as a refund's, derived the same way from the attempts (money out has one lifecycle). */
+export type PayoutStatus = RefundStatus;
+
+export interface PayoutAttemptView {
+  id: string;
+  /** The Pix transfer id sent to the provider (Efí `idEnvio`): the attempt id as 32 hex characters. */
+  transferId: string;
+  provider: string;
+  status: string;
+  /** The provider's end-to-end id once known. */
+  endToEndId: string | null;
+  httpAttempts: number;
+  lastError: object | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+}
+
+export interface PayoutView {
+  id: string;
+  accountId: string;
+  amountCents: number;
+  currency: string;
+  pixKeyType: string;
+  description: string | null;
+  status: PayoutStatus;
+  createdAt: string;
+  attempts: PayoutAttemptView[];
+}
+
+export function toPayoutView(payout: PayoutEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean, transferIdFor: (attemptId: string) => string): PayoutView {
+  return {
+    id: payout.id,
+    accountId: payout.accountId,
+    amountCents: payout.amountCents,
+    currency: payout.currency.trim(),
+    pixKeyType: payout.pixKeyType,
+    description: payout.description,
+    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status })), hasOpenReviewItem),
+    createdAt: payout.createdAt.toISOString(),
+    attempts: attempts.map((a) => ({
+      id: a.id,
+      transferId: transferIdFor(a.id),
+      provider: a.provider,
+      status: a.status,
+      endToEndId: a.providerChargeId,
+      httpAttempts: a.httpAttempts,
+      lastError: a.lastError,
+      createdAt: a.createdAt.toISOString(),
+      resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
+      resolvedBy: a.resolvedBy,
+    })),
+  };
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AttemptSender } from '@app/attempts';
+import type { Actor } from '@app/auth';
+import { ChargeAttemptEntity, PayoutEntity } from '@app/database';
+import { PixPayoutGateway } from '@app/gateways';
+import { AccountsService } from '@app/ledger';
+import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
+import { toPayoutView, type PayoutView } from './payout-view.js';
+import { InvalidPixKeyError, PayoutNotFoundError } from './payouts.errors.js';
+import { pixKeyProblem } from './rules/pix-key.js';
+
+/**
+ * Money out of an account the caller owns: reserve and open (one transaction), then one provider call by the
+ * one sender. Retries, resolution, webhooks and review are the attempts' own machinery; the transition writer
+ * turns the reservation into a debit or a release when the attempt ends.
+ */
+@Injectable()
+export class PayoutsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly opener: PayoutOpener,
+    private readonly sender: AttemptSender,
+    private readonly pix: PixPayoutGateway,
+  ) {}
+
+  async create(accountId: string, input: NewPayout, actor: Actor): Promise<PayoutView> {
+    const problem = pixKeyProblem(input.pixKeyType, input.pixKey);
+    if (problem) throw new InvalidPixKeyError(problem);
+    const account = await this.accounts.visibleAccount(accountId, actor);
+    const { payout, attempt } = await this.opener.create(account, input, actor.name);
+    await this.sender.sendClaimed(attempt, actor.name);
+    return this.render(payout.id);
+  }
+
+  /** Only the account's owner (or an admin) may read it: 404 and 403 as for the account itself. */
+  async view(payoutId: string, actor: Actor): Promise<PayoutView> {
+    const payout = await this.db.getRepository(PayoutEntity).findOneBy({ id: payoutId });
+    if (!payout) throw new PayoutNotFoundError(payoutId);
+    await this.accounts.visibleAccount(payout.accountId, actor);
+    return this.render(payoutId);
+  }
+
+  private async render(payoutId: string): Promise<PayoutView> {
+    const payout = await this.db.getRepository(PayoutEntity).findOneByOrFail({ id: payoutId });
+    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { payoutId, operation: 'payout' }, order: { createdAt: 'ASC' } });
+    const [{ open }] = await this.db.query<Array<{ open: boolean }>>(
+      `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
+                       WHERE a.payout_id = $1 AND r.state <> 'closed') AS open`,
+      [payoutId],
+    );
+    return toPayoutView(payout, attempts, open, (id) => this.pix.transferIdFor(id));
+  }
+}

@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChargeAttemptEntity } from '@app/database';
+import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
+import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startEfiSimulator, type EfiSimulator } from '@app/simulator';
+import { balanceOf, entriesOf, fundedAccount, payoutBody } from './support/payouts.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+const WORKER = 'dist/apps/worker/src/main.js';
+/** The worker is killed within milliseconds of hanging, well inside its 3 s read timeout; the lease outlives any call. */
+const TIMINGS = { PROVIDER_CONNECT_TIMEOUT_MS: '300', PROVIDER_READ_TIMEOUT_MS: '3000', SUBMIT_LEASE_MS: '3500' };
+
+/**
+ * A real worker process, killed with SIGKILL while its Pix send is on the wire (after the provider executed it).
+ * The payout's money stays reserved through the crash; the sweeper and resolver settle it to one debit.
+ */
+describe('kill -9 of a worker in the middle of a Pix send', () => {
+  let efi: EfiSimulator;
+  let stack: TestStack;
+  let worker: ChildProcess | null = null;
+  const queuePrefix = `payout-crash-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
+    efi = await startEfiSimulator({ hangMs: 20_000 });
+    // This process runs no processors: only the spawned worker consumes the send queue.
+    stack = await startTestStack({ queuePrefix, resolution: true, efi, env: TIMINGS });
+  });
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await stack.close();
+    await efi.close();
+  });
+
+  it('leaves the reservation held and a lease behind; the sweeper makes it unknown, the lookup finds the one Pix, and it is debited once', async () => {
+    const accountId = await fundedAccount(stack, 10_000);
+    // The first send is rate limited (nothing executed), so the retry is the worker's; that retry hangs after executing.
+    efi.setFaults({ rules: [{ fault: '429' }, { fault: 'hang_after_create' }] });
+    const res = await stack.http.post(`/accounts/${accountId}/payouts`).set(stack.auth('merchant')).send(payoutBody(6_000));
+    expect(res.status).toBe(201);
+    const attemptId = res.body.attempts[0].id as string;
+    const idEnvio = res.body.attempts[0].transferId as string;
+    expect(res.body.attempts[0].status).toBe('pending');
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 4_000, reservedCents: 6_000 });
+
+    worker = spawn(process.execPath, [WORKER], {
+      env: {
+        ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator',
+        ASAAS_API_BASE: stack.sim.apiUrl, ASAAS_API_KEY: '$aact_test_crash', ASAAS_WEBHOOK_TOKEN: DEFAULT_ASAAS_WEBHOOK_TOKEN,
+        EFI_API_BASE: efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example',
+        SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    await waitFor(async () => efi.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its Pix send');
+    expect(efi.stats().faultsInjected).toMatchObject({ '429': 1, hang_after_create: 1 });
+    const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    expect(claimed).toMatchObject({ status: 'pending', httpAttempts: 2 });
+
+    worker.kill('SIGKILL');
+    await new Promise((resolve) => worker!.once('exit', resolve));
+    expect(worker.signalCode).toBe('SIGKILL');
+    // The money is still held: the Pix may have left (it did), so it is neither spendable nor released.
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 4_000, reservedCents: 6_000 });
+
+    await waitFor(
+      () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
+      (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
+      8000,
+      'the lease to run out',
+    );
+    const report = await stack.app.get(OpenAttemptSweeper).sweep();
+    expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
+    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toMatchObject({ action: 'apply', status: 'succeeded' });
+
+    const view = await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'));
+    expect(view.body.status).toBe('succeeded');
+    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'debit']);
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 4_000, reservedCents: 0 });
+    // The 429'd send and the worker's send; nothing after the crash; one debit at the provider.
+    expect(efi.stats().requests.sends).toBe(2);
+    expect(efi.stats().debitsByIdEnvio[idEnvio]).toBe(1);
+    const transitions = await stack.db.query<Array<{ t: string }>>(
+      `SELECT coalesce(from_status, 'new') || '→' || to_status || ':' || cause AS t FROM attempt_transitions WHERE attempt_id = $1 ORDER BY at, id`,
+      [attemptId],
+    );
+    expect(transitions.map((r) => r.t)).toEqual(['new→pending:submit', 'pending→unknown:sweeper', 'unknown→succeeded:resolver']);
+  });
+});

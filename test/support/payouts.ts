@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { hashToken } from '@app/auth';
+import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
+import type { TestStack } from './test-stack.js';
+
+/** The name API_TOKENS gives the stack's merchant token (`<role>-<first 8 hex of the hash>`): accounts are owned by it. */
+export function merchantTokenName(stack: TestStack): string {
+  return `merchant-${hashToken(stack.tokens.merchant).slice(0, 8)}`;
+}
+
+/** A brl account owned by the stack's merchant (or `owner`), funded with `fundedCents` by an admin credit. */
+export async function fundedAccount(stack: TestStack, fundedCents: number, owner = merchantTokenName(stack)): Promise<string> {
+  const created = await stack.http.post('/accounts').set(stack.auth('admin')).send({ ownerTokenName: owner, currency: 'brl' });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  if (fundedCents > 0) {
+    const credit = await stack.http
+      .post(`/accounts/${id}/credits`)
+      .set(stack.auth('admin'))
+      .set('Idempotency-Key', randomUUID())
+      .send({ amountCents: fundedCents, reference: `fund-${randomUUID()}` });
+    expect(credit.status).toBe(201);
+  }
+  return id;
+}
+
+export function payoutBody(amountCents: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { amountCents, pixKey: 'payee@example.com.br', pixKeyType: 'email', description: 'payout test', ...overrides };
+}
+
+export async function balanceOf(stack: TestStack, accountId: string): Promise<{ availableCents: number; reservedCents: number }> {
+  const account = await stack.db.getRepository(LedgerAccountEntity).findOneByOrFail({ id: accountId });
+  return { availableCents: account.availableCents, reservedCents: account.reservedCents };
+}
+
+/** Ledger entries of one reservation (reference = the payout attempt id), by kind. */
+export async function entriesOf(stack: TestStack, accountId: string, attemptId: string): Promise<string[]> {
+  const entries = await stack.db.getRepository(LedgerEntryEntity).find({ where: { accountId, reference: attemptId }, order: { id: 'ASC' } });
+  return entries.map((e) => e.kind);
+}
+
+export async function attemptStatus(stack: TestStack, attemptId: string): Promise<string> {
+  const [row] = await stack.db.query<Array<{ status: string }>>(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]);
+  return row.status;
+}
