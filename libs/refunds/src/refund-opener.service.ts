@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, insertClaimedAttempt, mayOpenNewAttempt, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation, msInterval } from '@app/database';
+import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundHasOpenReviewItem } from './refund-review.query.js';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
