@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ChargeAttemptEntity, isUniqueViolation } from '@app/database';
+import { ChargeAttemptEntity, isUniqueViolation, msInterval } from '@app/database';
 import type { AttemptTransitionWriter } from './attempt-transition.writer.js';
 
 /**
@@ -21,7 +21,7 @@ export async function insertClaimedAttempt(
   }
   const [rows] = await em.query<[Array<{ created_at: Date; lease_expires_at: Date }>, number]>(
     `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
-            lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+            lease_expires_at = now() + ${msInterval('$2')}
       WHERE id = $1 RETURNING created_at, lease_expires_at`,
     [attempt.id, opts.leaseMs],
   );
