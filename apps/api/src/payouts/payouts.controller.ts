@@ -4,7 +4,9 @@ import type { Response } from 'express';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { PayoutsService, type PayoutView } from '@app/payouts';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { CreatePayoutDto } from './create-payout.dto.js';
+import { PayoutViewDto } from './payout-view.dto.js';
 
 /** Inbound Idempotency-Keys of this route live in their own scope: one key on two routes never collides. */
 const PAYOUT_KEY_SCOPE = 'POST /accounts/:id/payouts';
@@ -21,7 +23,8 @@ export class PayoutsController {
 
   @Post('accounts/:id/payouts')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, account and body' })
-  @ApiCreatedResponse({ description: 'the payout after its first provider call; 422 naming availableCents when the balance is short' })
+  @ApiCreatedResponse({ type: PayoutViewDto, description: 'the payout after its first provider call' })
+  @ApiErrors({ 400: 'invalid_pix_key', 403: 'account_forbidden', 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['insufficient_balance', 'payout_currency_unsupported', 'idempotency_key_reused'] })
   async create(
     @Param('id', ParseUUIDPipe) accountId: string,
     @Body() body: CreatePayoutDto,
@@ -40,7 +43,8 @@ export class PayoutsController {
   }
 
   @Get('payouts/:id')
-  @ApiOkResponse({ description: 'the payout, for polling; 403 unless the caller owns its account' })
+  @ApiOkResponse({ type: PayoutViewDto, description: 'the payout, for polling; 403 unless the caller owns its account' })
+  @ApiErrors({ 403: 'account_forbidden', 404: 'payout_not_found' })
   get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<PayoutView> {
     return this.payouts.view(id, actor);
   }

@@ -1,0 +1,27 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { PayoutAttemptView, PayoutStatus, PayoutView } from '@app/payouts';
+
+export class PayoutAttemptViewDto implements PayoutAttemptView {
+  @ApiProperty() id: string;
+  @ApiProperty({ description: 'the Pix transfer id sent to the provider (Efí idEnvio): the attempt id as 32 hex characters' }) transferId: string;
+  @ApiProperty({ example: 'efi' }) provider: string;
+  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ type: String, nullable: true, description: "the provider's end-to-end id once known" }) endToEndId: string | null;
+  @ApiProperty() httpAttempts: number;
+  @ApiProperty({ type: Object, nullable: true }) lastError: object | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ type: String, nullable: true }) resolvedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'submit, resolver, webhook, reviewer, sweeper' }) resolvedBy: string | null;
+}
+
+export class PayoutViewDto implements PayoutView {
+  @ApiProperty() id: string;
+  @ApiProperty() accountId: string;
+  @ApiProperty({ description: 'integer minor units' }) amountCents: number;
+  @ApiProperty({ example: 'brl' }) currency: string;
+  @ApiProperty({ example: 'cpf' }) pixKeyType: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ enum: ['processing', 'succeeded', 'failed', 'in_review'] }) status: PayoutStatus;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ type: [PayoutAttemptViewDto] }) attempts: PayoutAttemptViewDto[];
+}
