@@ -15,8 +15,9 @@ export interface ServiceProcess {
 /** Starts a built app (`apps/api`, `apps/worker`) as its own process, sampling its memory. */
 export function startService(app: 'api' | 'worker', env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, [`${DIST}apps/${app}/src/main.js`], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_LOG_LEVEL=log shows the service's own logs (e.g. a reconciliation run's time per step).
+    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env },
+    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
   let sampledPeak = 0;
   const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readKiB(child.pid, 'VmRSS'))), 50);

@@ -82,7 +82,8 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
     PORT: String(port),
     API_TOKENS: `admin:${token}`,
     STRIPE_API_BASE: sim.apiUrl,
-    STRIPE_SECRET_KEY: 'sk_test_bench',
+    // The simulator's key: a made-up sk_test key with the default webhook secret is refused at boot.
+    STRIPE_SECRET_KEY: 'sk_test_simulator',
     RECONCILIATION_TZ: 'UTC',
     RECONCILIATION_REPORT_POLL_MS: '50',
     RECONCILIATION_LEASE_MS: '30000',

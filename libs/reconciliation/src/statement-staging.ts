@@ -10,7 +10,7 @@ import type { StatementLine } from '@app/gateways';
  * Temporary, so a run that dies leaves nothing behind and a taken-over run starts from a clean table.
  */
 export const STAGING_TABLE = 'pg_temp.reconciliation_statement';
-const ROWS_PER_CHUNK = 500;
+const ROWS_PER_CHUNK = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function createStagingTable(client: PoolClient): Promise<void> {
@@ -65,23 +65,35 @@ export async function dropStagingTable(client: PoolClient): Promise<void> {
 
 /** One line in COPY's text format: tab-separated, `\N` for null, backslash escapes for the rest. */
 export function copyRow(line: StatementLine): string {
-  const uuidOrNull = (value: string | null) => (value !== null && UUID.test(value) ? value.toLowerCase() : null);
-  return [
-    line.lineId,
-    line.kind,
-    line.providerChargeId,
-    uuidOrNull(line.attemptId),
-    uuidOrNull(line.chargeId),
-    String(line.amountCents),
-    line.currency,
-    line.createdAt.toISOString(),
-  ]
-    .map(copyField)
-    .join('\t')
-    .concat('\n');
+  // String concatenation, no intermediate array: this runs once per line of a million-line day.
+  return (
+    copyField(line.lineId) +
+    '\t' +
+    copyField(line.kind) +
+    '\t' +
+    copyField(line.providerChargeId) +
+    '\t' +
+    uuidOrNull(line.attemptId) +
+    '\t' +
+    uuidOrNull(line.chargeId) +
+    '\t' +
+    String(line.amountCents) +
+    '\t' +
+    copyField(line.currency) +
+    '\t' +
+    line.createdAt.toISOString() +
+    '\n'
+  );
 }
+
+function uuidOrNull(value: string | null): string {
+  return value !== null && UUID.test(value) ? value.toLowerCase() : '\\N';
+}
+
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
 function copyField(value: string | null): string {
   if (value === null) return '\\N';
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 }
