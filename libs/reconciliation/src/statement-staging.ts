@@ -10,7 +10,7 @@ import type { StatementLine } from '@app/gateways';
  * Temporary, so a run that dies leaves nothing behind and a taken-over run starts from a clean table.
  */
 export const STAGING_TABLE = 'pg_temp.reconciliation_statement';
-const ROWS_PER_CHUNK = 2000;
+const ROWS_PER_CHUNK = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function createStagingTable(client: PoolClient): Promise<void> {
@@ -48,7 +48,8 @@ export async function copyStatement(client: PoolClient, lines: AsyncIterable<Sta
   const copy = client.query(
     copyFrom(`COPY ${STAGING_TABLE} (line_id, kind, provider_charge_id, attempt_ref, charge_ref, amount_cents, currency, created_at) FROM STDIN`),
   );
-  await pipeline(Readable.from(chunks()), copy);
+  // One chunk waiting ahead of COPY at most (Readable.from would buffer 16): the day's memory stays a chunk or two.
+  await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), copy);
   return count;
 }
 
