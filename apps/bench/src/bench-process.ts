@@ -17,8 +17,9 @@ export function startService(app: 'api' | 'worker', env: Record<string, string>,
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles any bench's service processes: node refuses those flags in NODE_OPTIONS.
   const args = [...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...args, `${DIST}apps/${app}/src/main.js`], {
-    env: { ...process.env, LOG_LEVEL: 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_LOG_LEVEL=info shows the service's own logs (e.g. a reconciliation run's time per step).
+    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
+    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
   let sampledPeak = 0;
   const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readKiB(child.pid, 'VmRSS'))), 50);

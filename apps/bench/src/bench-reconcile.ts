@@ -85,6 +85,7 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
     PORT: String(port),
     API_TOKENS: `admin:${token}`,
     STRIPE_API_BASE: sim.apiUrl,
+    // The simulator's key: a made-up sk_test key with the default webhook secret is refused at boot.
     STRIPE_SECRET_KEY: 'sk_test_simulator',
     RECONCILIATION_TZ: 'UTC',
     RECONCILIATION_REPORT_POLL_MS: '50',
@@ -98,10 +99,13 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
     const created = await fetch(`${url}/reconciliation/runs`, { method: 'POST', headers, body: JSON.stringify({ provider: 'stripe', date: day, source }) });
     if (created.status !== 202) throw new Error(`POST /reconciliation/runs answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
-    let run: { status: string; linesRead: number; matched: number; divergences: Record<string, number>; error: string | null; startedAt: string; finishedAt: string };
+    let run!: { status: string; linesRead: number; matched: number; divergences: Record<string, number>; error: string | null; startedAt: string; finishedAt: string };
     for (;;) {
       await new Promise((r) => setTimeout(r, 200));
-      run = (await (await fetch(`${url}/reconciliation/runs/${id}`, { headers })).json()) as typeof run;
+      // A poll that meets a reset keep-alive socket (the api busy for seconds on a large day) asks again.
+      const polled = await fetch(`${url}/reconciliation/runs/${id}`, { headers }).catch(() => null);
+      if (!polled?.ok) continue;
+      run = (await polled.json()) as typeof run;
       if (run.status !== 'running') break;
     }
     const wall = (performance.now() - started) / 1000;

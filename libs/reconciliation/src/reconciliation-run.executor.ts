@@ -64,21 +64,35 @@ export class ReconciliationRunExecutor {
       requestKey: `reconciliation-${run.id}`,
       signal,
     });
+    // Milliseconds per step, logged with the outcome: where a large day's time goes.
+    const phasesMs: Record<string, number> = {};
+    let mark = performance.now();
+    const lap = (phase: string) => {
+      const now = performance.now();
+      phasesMs[phase] = Math.round(now - mark);
+      mark = now;
+    };
     await createStagingTable(client);
     try {
       const linesRead = await copyStatement(client, statement);
+      lap('read_and_copy');
       signal.throwIfAborted();
       await indexStagingTable(client);
+      lap('index');
       for (const candidate of await findSettleCandidates(client, scope)) {
         signal.throwIfAborted();
         await this.settler.settle(run.id, run.provider, candidate);
       }
+      lap('settle');
       signal.throwIfAborted();
       const matched = await recordChargeDivergences(client, scope);
+      lap('charge_divergences');
       await recordMissingAtProvider(client, scope);
+      lap('missing_at_provider');
       await recordMoneyMovements(client, scope);
+      lap('money_movements');
       const divergences = await divergenceCountsOf(client, run.id);
-      return { linesRead, matched, divergences };
+      return { linesRead, matched, divergences, phasesMs };
     } finally {
       await dropStagingTable(client).catch(() => undefined);
     }
@@ -93,7 +107,7 @@ export class ReconciliationRunExecutor {
     return rows.length === 1;
   }
 
-  private async finish(run: ClaimedRun, outcome: { linesRead: number; matched: number; divergences: Record<string, number> }): Promise<boolean> {
+  private async finish(run: ClaimedRun, outcome: { linesRead: number; matched: number; divergences: Record<string, number>; phasesMs: Record<string, number> }): Promise<boolean> {
     const [rows] = await this.db.query<[unknown[], number]>(
       `UPDATE reconciliation_runs
           SET status = 'succeeded', lines_read = $3, matched = $4, divergence_counts = $5, finished_at = now(),
