@@ -5,6 +5,7 @@ import { OpenAttemptSweeper } from '@app/resolution';
 import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { createCharge, getCharge, submit } from './support/charges.js';
 import { balanceOf, fundedAccount, payoutBody } from './support/payouts.js';
+import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -20,7 +21,9 @@ describe('after Redis loses every job (FLUSHALL)', () => {
   beforeAll(async () => {
     efi = await startEfiSimulator({ hangMs: 1_000 });
     // The first resolution try is ten minutes away: only the sweeper can bring the lost jobs back in time.
-    stack = await startTestStack({ worker: true, efi, env: { RESOLUTION_BACKOFF_MS: '600000,50' } });
+    // A database of its own: the sweeper would otherwise resume other files' open attempts against this simulator.
+    const databaseUrl = await scratchDatabase('redis_flushall');
+    stack = await startTestStack({ worker: true, efi, env: { DATABASE_URL: databaseUrl, RESOLUTION_BACKOFF_MS: '600000,50' } });
   });
   afterAll(async () => {
     await stack.close();
