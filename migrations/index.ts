@@ -12,6 +12,7 @@ import { Refunds1764680070000 } from './1764680070000-Refunds.js';
 import { Payouts1764680100000 } from './1764680100000-Payouts.js';
 import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
 import { RefundProposalExecution1764680090000 } from './1764680090000-RefundProposalExecution.js';
+import { ReviewRefundProposals1764680160000 } from './1764680160000-ReviewRefundProposals.js';
 import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaimedChargeAttempt.js';
 
 /**
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   RefundProposalExecution1764680090000,
   OpenClaimedChargeAttempt1764680150000,
   Payouts1764680100000,
+  ReviewRefundProposals1764680160000,
 ];

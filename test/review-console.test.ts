@@ -91,6 +91,7 @@ describe('review console in a browser', () => {
     await page.waitForSelector('#decision-form');
     expect(await page.$$eval('input[name=action]', (inputs) => inputs.map((i) => i.getAttribute('value')))).toEqual(['acknowledge']);
     await page.selectOption('select[name=followUp]', 'refund_needed');
+    await page.fill('input[name=providerChargeId]', paid.attempts[0].providerChargeId!);
     await page.fill('textarea[name=reason]', 'Customer was charged after we declined; refund it.');
     await page.screenshot({ path: join(SHOTS, 'acknowledge.png'), fullPage: true });
     await page.click('#decision-form button[type=submit]');

@@ -253,8 +253,19 @@ describe('review decisions', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body.message)).toContain('followUp must be one of');
 
-    const ok = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', reason: 'refund the second charge' });
+    const unnamed = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', reason: 'refund the second charge' });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.message).toContain('providerChargeId');
+
+    // The money to give back: a second provider charge under our reference, which becomes a refund proposal.
+    const [second] = stack.sim.plantCharges([{ amount: charge.amountCents }]);
+    const ok = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', providerChargeId: second.paymentIntentId, reason: 'refund the second charge' });
     expect(ok.status).toBe(200);
+    const [proposal] = await stack.db.query(`SELECT id, provider_charge_id, charge_id, amount_cents::int AS amount, reason, state FROM refund_proposals WHERE review_item_id = $1`, [itemId]);
+    expect(proposal).toMatchObject({ provider_charge_id: second.paymentIntentId, charge_id: charge.id, amount: charge.amountCents, reason: 'review', state: 'proposed' });
+    const approved = await stack.http.post(`/reconciliation/refund-proposals/${proposal.id}/approve`).set(stack.auth('admin')).send({});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(stack.sim.refunds({ paymentIntentId: second.paymentIntentId }).map((r) => r.amount)).toEqual([charge.amountCents]);
     expect(ok.body).toMatchObject({ state: 'closed', attemptStatus: 'succeeded', decision: { action: 'acknowledge', followUp: 'refund_needed' } });
     expect(await transitionsOf(stack, attemptId)).toEqual(before);
     expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', resolvedBy: 'submit' });

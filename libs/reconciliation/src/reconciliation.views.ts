@@ -37,7 +37,9 @@ export interface DivergenceView {
 
 export interface RefundProposalView {
   id: string;
-  divergenceId: string;
+  /** The divergence it comes from, or null when a reviewer proposed it (reviewItemId). */
+  divergenceId: string | null;
+  reviewItemId: string | null;
   provider: string;
   providerChargeId: string;
   chargeId: string | null;
@@ -96,6 +98,7 @@ export function refundProposalView(p: RefundProposalEntity): RefundProposalView 
   return {
     id: p.id,
     divergenceId: p.divergenceId,
+    reviewItemId: p.reviewItemId,
     provider: p.provider,
     providerChargeId: p.providerChargeId,
     chargeId: p.chargeId,

@@ -64,7 +64,7 @@ export class ReviewDecisionService {
     const row = await this.queue.row(id, this.db.manager);
     if (row.state !== 'claimed' || row.claimed_by !== actor) throw new ReviewClaimRequiredError(id, row.state, row.claimed_by);
     this.assertFits(input.action, row);
-    if (input.action === 'acknowledge') return this.acknowledge(row, actor, input.followUp!, input.reason);
+    if (input.action === 'acknowledge') return this.acknowledge(row, actor, input.followUp!, input.reason, input.providerChargeId ?? null);
     const providerChargeId = input.action === 'succeeded' ? input.providerChargeId! : null;
     const evidence = await this.verify(row, input.action, providerChargeId, actor);
     if (needsSecondReviewer(input.action, Number(row.amount_cents), this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS)) {
@@ -137,7 +137,8 @@ export class ReviewDecisionService {
     }
   }
 
-  private async acknowledge(row: ReviewItemRow, actor: string, followUp: ReviewFollowUp, reason: string): Promise<ReviewItemView> {
+  private async acknowledge(row: ReviewItemRow, actor: string, followUp: ReviewFollowUp, reason: string, refundProviderChargeId: string | null): Promise<ReviewItemView> {
+    if (followUp === 'refund_needed' && !row.charge_id) throw new ReviewInputInvalidError('followUp', 'refund_needed is for money taken from a customer; this item is not about a charge');
     return this.db.transaction(async (em) => {
       // Terminal statuses never change, but the lock keeps the check and the close in one picture.
       const status = await this.lockAttempt(em, row.attempt_id);
@@ -157,8 +158,17 @@ export class ReviewDecisionService {
         reason,
         stateBefore: 'claimed',
         stateAfter: 'closed',
-        evidence: { followUp, attemptStatus: status.status },
+        evidence: { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}) },
       });
+      // Money to give back becomes a refund proposal in the same commit as the close: an admin approves it, and
+      // approving executes it once (and refuses a provider charge that is our attempt's own success).
+      if (followUp === 'refund_needed' && refundProviderChargeId) {
+        await em.query(
+          `INSERT INTO refund_proposals (id, review_item_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
+           VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, 'review', 'proposed')`,
+          [row.id, row.provider, refundProviderChargeId, row.charge_id, row.amount_cents, row.currency.trim()],
+        );
+      }
       this.count('acknowledge', 'applied', row, actor);
       return this.queue.get(row.id, em);
     });
@@ -287,7 +297,9 @@ export class ReviewDecisionService {
 
 function validate(input: DecisionInput): void {
   if (input.action === 'succeeded' && !input.providerChargeId) throw new ReviewInputInvalidError('providerChargeId', 'a succeeded decision names the provider charge that proves it');
-  if (input.action !== 'succeeded' && input.providerChargeId) throw new ReviewInputInvalidError('providerChargeId', 'only a succeeded decision names a provider charge');
+  const namesRefund = input.action === 'acknowledge' && input.followUp === 'refund_needed';
+  if (namesRefund && !input.providerChargeId) throw new ReviewInputInvalidError('providerChargeId', 'refund_needed names the provider charge to give back');
+  if (input.action !== 'succeeded' && !namesRefund && input.providerChargeId) throw new ReviewInputInvalidError('providerChargeId', 'only succeeded, or acknowledge with refund_needed, names a provider charge');
   if (input.action === 'acknowledge' && !input.followUp) throw new ReviewInputInvalidError('followUp', 'acknowledge needs a follow-up: refund_needed, no_action or recorded_externally');
   if (input.action !== 'acknowledge' && input.followUp) throw new ReviewInputInvalidError('followUp', 'only acknowledge takes a follow-up');
 }

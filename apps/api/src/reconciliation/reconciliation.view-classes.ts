@@ -48,13 +48,14 @@ export class DivergencePageDoc {
 
 export class RefundProposalViewDoc {
   @ApiProperty() id: string;
-  @ApiProperty() divergenceId: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'the divergence it comes from; null when a reviewer proposed it' }) divergenceId: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'the review item acknowledged with refund_needed that proposed it' }) reviewItemId: string | null;
   @ApiProperty() provider: string;
   @ApiProperty() providerChargeId: string;
   @ApiPropertyOptional({ nullable: true }) chargeId: string | null;
   @ApiProperty() amountCents: number;
   @ApiProperty() currency: string;
-  @ApiProperty({ enum: ['provider_only', 'duplicate_charge'] }) reason: string;
+  @ApiProperty({ enum: ['provider_only', 'duplicate_charge', 'review'] }) reason: string;
   @ApiProperty({ enum: ['proposed', 'rejected', 'executed'] }) state: string;
   @ApiPropertyOptional({ nullable: true }) decidedBy: string | null;
   @ApiPropertyOptional({ nullable: true }) decidedAt: Date | null;

@@ -3,6 +3,7 @@ import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeEntity } from './charge.entity.js';
 import { ReconciliationDivergenceEntity } from './reconciliation-divergence.entity.js';
 import { RefundEntity } from './refund.entity.js';
+import { ReviewItemEntity } from './review-item.entity.js';
 
 export type RefundProposalState = 'proposed' | 'rejected' | 'executed';
 
@@ -15,11 +16,14 @@ export type RefundProposalState = 'proposed' | 'rejected' | 'executed';
 @Index('ix_refund_proposals_state', ['state', 'createdAt'])
 @Check('refund_proposals_amount_cents_check', `amount_cents > 0`)
 @Check('refund_proposals_state_check', `state IN ('proposed','rejected','executed')`)
+@Unique('uq_refund_proposals_review_item', ['reviewItemId'])
+@Check('refund_proposals_source_check', `(divergence_id IS NULL) <> (review_item_id IS NULL)`)
 @Check('refund_proposals_refund_id_check', `(state = 'executed') = (refund_id IS NOT NULL)`)
 export class RefundProposalEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'divergence_id' }) divergenceId: string;
-  @ManyToOne(() => ReconciliationDivergenceEntity, { nullable: false })
+  /** Where it comes from: a reconciliation divergence, or (exactly one of the two) a review item acknowledged with refund_needed. */
+  @Column('uuid', { name: 'divergence_id', nullable: true }) divergenceId: string | null;
+  @ManyToOne(() => ReconciliationDivergenceEntity, { nullable: true })
   @JoinColumn({ name: 'divergence_id', foreignKeyConstraintName: 'refund_proposals_divergence_id_fkey' })
   divergence?: Relation<ReconciliationDivergenceEntity>;
   @Column('text') provider: string;
@@ -30,6 +34,10 @@ export class RefundProposalEntity {
   charge?: Relation<ChargeEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
+  @Column('uuid', { name: 'review_item_id', nullable: true }) reviewItemId: string | null;
+  @ManyToOne(() => ReviewItemEntity, { nullable: true })
+  @JoinColumn({ name: 'review_item_id', foreignKeyConstraintName: 'refund_proposals_review_item_id_fkey' })
+  reviewItem?: Relation<ReviewItemEntity>;
   @Column('text') reason: string;
   @Column('text') state: RefundProposalState;
   @Column('text', { name: 'decided_by', nullable: true }) decidedBy: string | null;

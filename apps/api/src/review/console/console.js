@@ -456,8 +456,10 @@ function decisionForm(item, evidence, act) {
   const chargeField = h('label', { class: 'field', id: 'field-charge', hidden: true }, 'Provider charge id', h('input', { name: 'providerChargeId', list: 'charge-candidates', placeholder: 'pi_…', autocomplete: 'off' }), h('datalist', { id: 'charge-candidates' }, candidates.map((c) => h('option', { value: c }))));
   const followField = h('label', { class: 'field', id: 'field-follow', hidden: true }, 'Follow-up', h('select', { name: 'followUp' }, h('option', { value: '' }, 'Choose…'), Object.entries(FOLLOW_UPS).map(([v, t]) => h('option', { value: v }, t))));
   const sync = (form) => {
-    const action = new window.FormData(form).get('action');
-    chargeField.hidden = action !== 'succeeded';
+    const data = new window.FormData(form);
+    const action = data.get('action');
+    // refund_needed names the provider charge to give back: it becomes a refund proposal for an admin.
+    chargeField.hidden = !(action === 'succeeded' || (action === 'acknowledge' && data.get('followUp') === 'refund_needed'));
     followField.hidden = action !== 'acknowledge';
   };
   const form = h(
@@ -472,6 +474,7 @@ function decisionForm(item, evidence, act) {
         const body = { action, reason: String(data.get('reason') ?? '').trim() };
         if (action === 'succeeded') body.providerChargeId = String(data.get('providerChargeId') ?? '').trim();
         if (action === 'acknowledge') body.followUp = data.get('followUp') || undefined;
+        if (action === 'acknowledge' && body.followUp === 'refund_needed') body.providerChargeId = String(data.get('providerChargeId') ?? '').trim();
         void act('POST', `/review/items/${item.id}/decision`, body, (result) => {
           if (result.state === 'awaiting_second') {
             toast('Decision recorded: it now waits for a second reviewer.');
