@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { IdempotencyRecordEntity, msInterval } from '@app/database';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from './charges.errors.js';
+import { canonicalJson } from './rules/canonical-json.js';
 
 export interface StoredResponse {
   status: number;
@@ -80,16 +81,4 @@ export class InboundIdempotencyService {
 /** Key order must not matter: `{a,b}` and `{b,a}` are the same request. */
 export function hashRequest(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    // An absent field and an undefined one are the same request (validated DTOs carry undefined optionals).
-    const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
-    const entries = keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -1,3 +1,4 @@
-export { QueuesModule, smoothLimiter } from './queues.module.js';
+export { QueuesModule } from './queues.module.js';
+export { smoothLimiter } from './rules/smooth-limiter.js';
 export { AttemptJobs, type AttemptJob } from './attempt-jobs.js';
 export * from './queue-names.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smoothLimiter } from './queues.module.js';
+import { smoothLimiter } from './smooth-limiter.js';
 
 describe('smoothLimiter', () => {
   it.each([
