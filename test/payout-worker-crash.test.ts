@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
-import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { balanceOf, entriesOf, fundedAccount, payoutBody } from './support/payouts.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
+import { recoverAfterDeadSender } from './support/dead-sender.js';
 import { waitFor } from './support/wait-for.js';
 
 const WORKER = 'dist/apps/worker/src/main.js';
@@ -66,15 +66,7 @@ describe('kill -9 of a worker in the middle of a Pix send', () => {
     // The money is still held: the Pix may have left (it did), so it is neither spendable nor released.
     expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 4_000, reservedCents: 6_000 });
 
-    await waitFor(
-      () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
-      (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
-      8000,
-      'the lease to run out',
-    );
-    const report = await stack.app.get(OpenAttemptSweeper).sweep();
-    expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
-    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toMatchObject({ action: 'apply', status: 'succeeded' });
+    await recoverAfterDeadSender(stack, attemptId);
 
     const view = await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'));
     expect(view.body.status).toBe('succeeded');

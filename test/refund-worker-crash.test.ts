@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
-import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, refund, succeededCharge } from './support/refunds.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
+import { recoverAfterDeadSender } from './support/dead-sender.js';
 import { waitFor } from './support/wait-for.js';
 
 const WORKER = 'dist/apps/worker/src/main.js';
@@ -55,15 +55,7 @@ describe('kill -9 of a worker in the middle of a refund', () => {
     const retried = await stack.http.post(`/refunds/${created.id}/submit`).set(stack.auth('merchant'));
     expect(retried.body.attempts).toHaveLength(1);
     expect(retried.body.status).toBe('processing');
-    await waitFor(
-      () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
-      (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
-      8000,
-      'the lease to run out',
-    );
-    const report = await stack.app.get(OpenAttemptSweeper).sweep();
-    expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
-    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toMatchObject({ action: 'apply', status: 'succeeded' });
+    await recoverAfterDeadSender(stack, attemptId);
 
     const view = await getRefund(stack, created.id);
     expect(view.status).toBe('succeeded');

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
-import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN } from '@app/simulator';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { PROVIDER_PROFILES } from './support/provider-profiles.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
+import { recoverAfterDeadSender } from './support/dead-sender.js';
 import { waitFor } from './support/wait-for.js';
 
 const WORKER = 'dist/apps/worker/src/main.js';
@@ -63,15 +63,7 @@ describe.each(PROVIDER_PROFILES)('kill -9 of a worker between claim and response
 
     // Nothing sends the attempt again while its lease stands, and nobody recorded a result.
     expect((await submit(stack, charge.id)).attempts[0].status).toBe('pending');
-    await waitFor(
-      () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
-      (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
-      8000,
-      'the lease to run out',
-    );
-    const report = await stack.app.get(OpenAttemptSweeper).sweep();
-    expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
-    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toMatchObject({ action: 'apply', status: 'succeeded' });
+    await recoverAfterDeadSender(stack, attemptId);
 
     const view = await getCharge(stack, charge.id);
     expect(view.status).toBe('succeeded');
