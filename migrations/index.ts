@@ -14,6 +14,7 @@ import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconci
 import { RefundProposalExecution1764680090000 } from './1764680090000-RefundProposalExecution.js';
 import { ReviewRefundProposals1764680160000 } from './1764680160000-ReviewRefundProposals.js';
 import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaimedChargeAttempt.js';
+import { PayoutDivergences1764680170000 } from './1764680170000-PayoutDivergences.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -36,4 +37,5 @@ export const MIGRATIONS = [
   OpenClaimedChargeAttempt1764680150000,
   Payouts1764680100000,
   ReviewRefundProposals1764680160000,
+  PayoutDivergences1764680170000,
 ];

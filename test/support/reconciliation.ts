@@ -15,8 +15,8 @@ export interface RunBody {
 }
 
 /** Starts a run over HTTP and waits for it to finish; returns the run view. */
-export async function reconcile(stack: TestStack, date: string, source: 'api' | 'report' = 'api'): Promise<RunBody> {
-  const res = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider: 'stripe', date, source });
+export async function reconcile(stack: TestStack, date: string, source: 'api' | 'report' = 'api', provider = 'stripe'): Promise<RunBody> {
+  const res = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider, date, source });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return waitForRun(stack, (res.body as { id: string }).id);
 }

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry } from '@app/gateways';
-import { ReconciliationRunsService, previousDay } from '@app/reconciliation';
+import { ReconciliationRunsService, previousDay, statementSourcesOf } from '@app/reconciliation';
 
 /**
  * Every worker fires RECONCILIATION_CRON in RECONCILIATION_TZ and asks to run the previous day; the
@@ -49,7 +49,7 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
     const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
     // Only providers whose statement the adapter can read (each through the source it offers): the others are
     // reported as not reconciled, not failed.
-    const readable = this.gateways.names().filter((name) => this.gateways.get(name).capabilities.statementSources.length > 0);
+    const readable = this.gateways.attemptProviders().filter((name) => statementSourcesOf(this.gateways, name).length > 0);
     for (const provider of readable) await this.runs.runScheduled(provider, day);
   }
 

@@ -89,14 +89,15 @@ export type RetrieveResult =
 /** Where a statement comes from: API paging for ordinary days, the provider's report file for large ones. */
 export type StatementSource = 'api' | 'report';
 
-export type StatementLineKind = 'charge' | 'refund' | 'dispute' | 'dispute_reversal' | 'other';
+/** `payout`: money we sent out (a Pix transfer the provider executed), read from a payout gateway's statement. */
+export type StatementLineKind = 'charge' | 'refund' | 'dispute' | 'dispute_reversal' | 'payout' | 'other';
 
 /** One line of the provider's statement (a balance change), normalised; amounts signed, in minor units. */
 export interface StatementLine {
   /** The provider's id of the line (Stripe: `txn_...`), unique per provider. */
   lineId: string;
   kind: StatementLineKind;
-  /** The id our attempts carry (Stripe: the PaymentIntent id); for a refund or dispute, that of the payment. */
+  /** The id our attempts carry (Stripe: the PaymentIntent id; Efí: the Pix end-to-end id); for a refund or dispute, that of the payment. */
   providerChargeId: string | null;
   /** Our references, from the payment's metadata, when the provider gives them back. */
   attemptId: string | null;

@@ -7,8 +7,10 @@ import { GatewayRegistry } from '@app/gateways';
 import type { ClaimedRun } from './reconciliation-lease.js';
 import { dayWindow } from './rules/reconciliation-day.js';
 import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement-staging.js';
-import { divergenceCountsOf, findSettleCandidates, recordChargeDivergences, recordMissingAtProvider, recordMoneyMovements } from './statement-matcher.js';
-import type { MatchScope } from './statement-matcher.js';
+import { CHARGE_STATEMENT_MATCHER } from './charge-statement.matcher.js';
+import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
+import { divergenceCountsOf, type MatchScope } from './statement-matching.js';
+import { openStatement } from './statement-reader.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 import { msInterval } from '@app/database';
 
@@ -57,13 +59,14 @@ export class ReconciliationRunExecutor {
   private async steps(client: PoolClient, run: ClaimedRun, signal: AbortSignal) {
     const window = dayWindow(run.day, this.config.RECONCILIATION_TZ);
     const scope: MatchScope = { runId: run.id, provider: run.provider, day: run.day, window };
-    const statement = this.gateways.get(run.provider).statement({
+    const statement = openStatement(this.gateways, run.provider, {
       from: window.start,
       to: new Date(window.end.getTime() + this.config.RECONCILIATION_MARGIN_MS),
       source: run.source,
       requestKey: `reconciliation-${run.id}`,
       signal,
     });
+    const matcher = statement.subject === 'payouts' ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
     // Milliseconds per step, logged with the outcome: where a large day's time goes.
     const phasesMs: Record<string, number> = {};
     let mark = performance.now();
@@ -74,23 +77,25 @@ export class ReconciliationRunExecutor {
     };
     await createStagingTable(client);
     try {
-      const linesRead = await copyStatement(client, statement);
+      const linesRead = await copyStatement(client, statement.lines);
       lap('read_and_copy');
       signal.throwIfAborted();
       await indexStagingTable(client);
       lap('index');
-      for (const candidate of await findSettleCandidates(client, scope)) {
+      for (const candidate of await matcher.findSettleCandidates(client, scope)) {
         signal.throwIfAborted();
         await this.settler.settle(run.id, run.provider, candidate);
       }
       lap('settle');
       signal.throwIfAborted();
-      const matched = await recordChargeDivergences(client, scope);
-      lap('charge_divergences');
-      await recordMissingAtProvider(client, scope);
+      const matched = await matcher.recordLineDivergences(client, scope);
+      lap('line_divergences');
+      await matcher.recordMissingAtProvider(client, scope);
       lap('missing_at_provider');
-      await recordMoneyMovements(client, scope);
-      lap('money_movements');
+      if (matcher.recordMoneyMovements) {
+        await matcher.recordMoneyMovements(client, scope);
+        lap('money_movements');
+      }
       const divergences = await divergenceCountsOf(client, run.id);
       return { linesRead, matched, divergences, phasesMs };
     } finally {

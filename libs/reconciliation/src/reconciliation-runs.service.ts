@@ -10,6 +10,7 @@ import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
 import { isCalendarDay } from './rules/reconciliation-day.js';
 import { statementSourceFor } from './rules/statement-source.js';
+import { statementSourcesOf } from './statement-reader.js';
 
 export interface RunRequest {
   provider: string;
@@ -54,7 +55,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   /** The nightly job: the first worker whose insert lands runs the day; the others get null. */
   async runScheduled(provider: string, day: string): Promise<string | null> {
-    const source = statementSourceFor(this.config.RECONCILIATION_SOURCE as StatementSource, this.gateways.get(provider).capabilities.statementSources);
+    const source = statementSourceFor(this.config.RECONCILIATION_SOURCE as StatementSource, statementSourcesOf(this.gateways, provider));
     if (!source) return null;
     const run = await this.insertRun({ provider, day, source, requestedBy: 'scheduler' }, 'scheduled');
     if (!run) return null;
@@ -114,7 +115,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   private validate(input: RunRequest): void {
     if (!isCalendarDay(input.day)) throw new InvalidReconciliationDayError(input.day);
-    const offered = this.gateways.get(input.provider).capabilities.statementSources;
+    const offered = statementSourcesOf(this.gateways, input.provider);
     // Refused now, not as a run that fails in the background.
     if (!offered.includes(input.source ?? 'api')) throw new StatementUnsupportedError(input.provider, input.source ?? 'api');
   }

@@ -25,6 +25,8 @@ export interface DivergenceView {
   day: string;
   providerChargeId: string | null;
   chargeId: string | null;
+  /** Set instead of chargeId when the line is a Pix transfer of a payout gateway's statement. */
+  payoutId: string | null;
   attemptId: string | null;
   amountCents: number;
   currency: string;
@@ -83,6 +85,7 @@ export function divergenceView(d: ReconciliationDivergenceEntity): DivergenceVie
     day: d.day,
     providerChargeId: d.providerChargeId,
     chargeId: d.chargeId,
+    payoutId: d.payoutId,
     attemptId: d.attemptId,
     amountCents: d.amountCents,
     currency: d.currency,

@@ -31,6 +31,7 @@ export class DivergenceViewDoc {
   @ApiProperty() day: string;
   @ApiPropertyOptional({ nullable: true }) providerChargeId: string | null;
   @ApiPropertyOptional({ nullable: true }) chargeId: string | null;
+  @ApiPropertyOptional({ nullable: true, description: 'the payout, when the line is a Pix transfer (payout gateways)' }) payoutId: string | null;
   @ApiPropertyOptional({ nullable: true }) attemptId: string | null;
   @ApiProperty() amountCents: number;
   @ApiProperty() currency: string;

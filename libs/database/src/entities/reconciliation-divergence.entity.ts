@@ -2,6 +2,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
+import { PayoutEntity } from './payout.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
 
 export type DivergenceKindColumn = 'provider_only' | 'missing_at_provider' | 'amount_mismatch' | 'currency_mismatch' | 'duplicate_charge';
@@ -16,6 +17,7 @@ export type DivergenceKindColumn = 'provider_only' | 'missing_at_provider' | 'am
 @Index('ix_reconciliation_divergences_status', ['status', 'kind'])
 @Check('reconciliation_divergences_kind_check', `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge')`)
 @Check('reconciliation_divergences_status_check', `status IN ('open','acknowledged')`)
+@Check('reconciliation_divergences_owner_check', `charge_id IS NULL OR payout_id IS NULL`)
 export class ReconciliationDivergenceEntity {
   @PrimaryColumn('uuid') id: string;
   /** The run that first found it; every run that saw it is in reconciliation_run_divergences. */
@@ -32,6 +34,11 @@ export class ReconciliationDivergenceEntity {
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'reconciliation_divergences_charge_id_fkey' })
   charge?: Relation<ChargeEntity>;
+  /** The payout a Pix transfer line concerns (a payout gateway's statement); such a divergence has no charge. */
+  @Column('uuid', { name: 'payout_id', nullable: true }) payoutId: string | null;
+  @ManyToOne(() => PayoutEntity, { nullable: true })
+  @JoinColumn({ name: 'payout_id', foreignKeyConstraintName: 'reconciliation_divergences_payout_id_fkey' })
+  payout?: Relation<PayoutEntity>;
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
   @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'reconciliation_divergences_attempt_id_fkey' })

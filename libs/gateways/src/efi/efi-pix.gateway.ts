@@ -36,7 +36,7 @@ const ID_ENVIO = /^[a-zA-Z0-9]{1,35}$/;
  */
 export class EfiPixGateway extends PixPayoutGateway {
   readonly provider = 'efi';
-  readonly capabilities: GatewayCapabilities = EFI_PIX_CAPABILITIES;
+  readonly capabilities: GatewayCapabilities;
   private readonly http: ProviderHttpClient;
   private readonly oauth: EfiOAuthClient;
   private readonly apiBase: string;
@@ -45,6 +45,8 @@ export class EfiPixGateway extends PixPayoutGateway {
 
   constructor(settings: EfiPixGatewaySettings) {
     super();
+    // Without credentials nothing can be read: the nightly run leaves Efí out instead of failing every night.
+    this.capabilities = settings.clientSecret ? EFI_PIX_CAPABILITIES : { ...EFI_PIX_CAPABILITIES, statementSources: [] };
     this.http = new ProviderHttpClient({ connectTimeoutMs: settings.connectTimeoutMs, readTimeoutMs: settings.readTimeoutMs }, settings.tls);
     this.apiBase = settings.apiBase.replace(/\/+$/, '');
     this.oauth = new EfiOAuthClient(this.http, this.apiBase, settings.clientId, settings.clientSecret);

@@ -18,7 +18,6 @@ export const EFI_PIX_CAPABILITIES: GatewayCapabilities = {
   queryRatePerSecond: 10,
   // Sent-Pix webhooks are authenticated by mutual TLS [V docs webhooks]; there is no payload signature.
   webhookAuth: 'mtls',
-  // The adapter reads the sent-Pix statement (GET /v2/gn/pix/enviados, sentPixStatement), but reconciliation does
-  // not match payouts yet: no run is offered for efi until it does.
-  statementSources: [],
+  // The sent-Pix list (GET /v2/gn/pix/enviados, paged): no report file exists for it.
+  statementSources: ['api'],
 };

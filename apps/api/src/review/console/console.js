@@ -538,6 +538,15 @@ const DIVERGENCES = {
   currency_mismatch: 'Currency differs from our charge',
 };
 
+/** The same kinds, read in a payout gateway's sent-Pix statement: money that left, not money taken. */
+const PAYOUT_DIVERGENCES = {
+  provider_only: 'Pix sent at the provider with no payout of ours that succeeded',
+  duplicate_charge: 'A second Pix sent for one of our payouts',
+  missing_at_provider: 'Our sent payout the provider does not show as executed',
+  amount_mismatch: 'Amount sent differs from our payout',
+  currency_mismatch: 'Currency sent differs from our payout',
+};
+
 async function showReconciliation() {
   const proposals = h('tbody');
   const divergences = h('tbody');
@@ -599,7 +608,7 @@ function divergenceRow(divergence) {
     'tr',
     { 'data-divergence': divergence.id },
     h('td', {}, divergence.day),
-    h('td', {}, h('div', { class: 'reason' }, DIVERGENCES[divergence.kind] ?? divergence.kind), h('div', { class: 'code' }, divergence.kind)),
+    h('td', {}, h('div', { class: 'reason' }, (divergence.payoutId ? PAYOUT_DIVERGENCES : DIVERGENCES)[divergence.kind] ?? divergence.kind), h('div', { class: 'code' }, divergence.kind)),
     h('td', { class: 'mono' }, divergence.providerChargeId ?? '—'),
     h('td', { class: 'mono' }, divergence.attemptId ?? '—'),
     h('td', { class: 'num' }, divergence.amountCents === null ? '—' : money(divergence.amountCents, divergence.currency)),

@@ -1,36 +1,13 @@
 import type { PoolClient } from 'pg';
-import type { DayWindow } from './rules/reconciliation-day.js';
-import { emptyDivergenceCounts, type DivergenceKind } from './rules/divergence-kinds.js';
+import type { MatchScope, SettleCandidate, StatementMatcher } from './statement-matching.js';
 import { STAGING_TABLE } from './statement-staging.js';
-
-/**
- * Set-based matching of the staged statement against our attempts: every step is one SQL statement over
- * the staging table and `charge_attempts`, so a million-line day costs joins in PostgreSQL, not memory
- * here. Every write is idempotent (upserts keyed by what they describe), so a run taken over half-way
- * simply runs every step again.
- */
-export interface MatchScope {
-  runId: string;
-  provider: string;
-  day: string;
-  window: DayWindow;
-}
-
-export interface SettleCandidate {
-  attemptId: string;
-  providerChargeId: string;
-  lineId: string;
-  amountCents: number;
-  currency: string;
-  createdAt: Date;
-}
 
 /**
  * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the
  * metadata when the attempt never learnt its intent), for exactly the charge's amount and currency, with no
  * other attempt holding that intent. Driven from the unknown attempts (few), through the staging indexes.
  */
-export async function findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
+async function findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
   const { rows } = await client.query<SettleCandidate>(
     `SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.provider_charge_id AS "providerChargeId", s.line_id AS "lineId",
             s.amount_cents::float8 AS "amountCents", s.currency, s.created_at AS "createdAt"
@@ -55,7 +32,7 @@ export async function findSettleCandidates(client: PoolClient, scope: MatchScope
  * proposes a refund for money held without a success of ours, all in one statement. Returns the number of
  * lines that matched a succeeded attempt exactly.
  */
-export async function recordChargeDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
+async function recordChargeDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
   const { rows } = await client.query<{ matched: number }>(
     `WITH lines AS (
        SELECT s.line_id, s.provider_charge_id AS pci, s.amount_cents, s.currency, s.created_at,
@@ -110,7 +87,7 @@ export async function recordChargeDivergences(client: PoolClient, scope: MatchSc
  * Our successes created during the day whose intent is nowhere in the statement (which was read a margin
  * past the day's end, so a charge sent just before midnight is found on the other side of it).
  */
-export async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
+async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
   await client.query(
     `WITH found AS (
        INSERT INTO reconciliation_divergences
@@ -136,7 +113,7 @@ export async function recordMissingAtProvider(client: PoolClient, scope: MatchSc
  * Refund and dispute lines are kept once per provider line id; the refunded and disputed amounts of every
  * charge they touch are then recomputed from all lines ever kept, so re-running a day never counts twice.
  */
-export async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Promise<void> {
+async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Promise<void> {
   await client.query(
     `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, charge_id, amount_cents, currency, occurred_at, run_id)
      SELECT $2, s.line_id, s.kind, s.provider_charge_id, COALESCE(a.charge_id, ar.charge_id), s.amount_cents, s.currency, s.created_at, $1
@@ -164,14 +141,13 @@ export async function recordMoneyMovements(client: PoolClient, scope: MatchScope
   );
 }
 
-export async function divergenceCountsOf(client: PoolClient, runId: string): Promise<Record<DivergenceKind, number>> {
-  const { rows } = await client.query<{ kind: DivergenceKind; n: number }>(
-    `SELECT d.kind, count(*)::int AS n
-       FROM reconciliation_run_divergences l JOIN reconciliation_divergences d ON d.id = l.divergence_id
-      WHERE l.run_id = $1 GROUP BY d.kind`,
-    [runId],
-  );
-  const counts = emptyDivergenceCounts();
-  for (const row of rows) counts[row.kind] = row.n;
-  return counts;
-}
+/**
+ * Charges: the statement's charge lines against our charge attempts (by the intent id they carry, or our attempt id
+ * in the payment's metadata), and its refund and dispute lines against the charges they touch.
+ */
+export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
+  findSettleCandidates,
+  recordLineDivergences: recordChargeDivergences,
+  recordMissingAtProvider,
+  recordMoneyMovements,
+};

@@ -1,0 +1,39 @@
+import { PixPayoutGateway, StatementUnsupportedError, type GatewayRegistry, type SentPixLine, type StatementLine, type StatementRequest, type StatementSource } from '@app/gateways';
+
+/** What a provider's statement is matched against: our charges (with their refunds and disputes), or our Pix payouts. */
+export type StatementSubject = 'charges' | 'payouts';
+
+/** The statements a provider offers, whichever port its adapter implements. */
+export function statementSourcesOf(gateways: GatewayRegistry, provider: string): readonly StatementSource[] {
+  return gateways.forAttempt(provider).capabilities.statementSources;
+}
+
+/**
+ * Opens the day's statement of a provider as normalised lines, and says what they are matched against. A payout
+ * gateway's sent-Pix list becomes balance changes like any other statement, so one staging table serves both.
+ */
+export function openStatement(gateways: GatewayRegistry, provider: string, request: StatementRequest): { subject: StatementSubject; lines: AsyncIterable<StatementLine> } {
+  const gateway = gateways.forAttempt(provider);
+  if (!(gateway instanceof PixPayoutGateway)) return { subject: 'charges', lines: gateway.statement(request) };
+  if (!gateway.capabilities.statementSources.includes(request.source)) throw new StatementUnsupportedError(provider, request.source);
+  return { subject: 'payouts', lines: sentPixAsBalanceChanges(gateway.sentPixStatement(request.from, request.to, request.signal)) };
+}
+
+/**
+ * Only an executed transfer moved money (`payout`, negative: it left the account); one still in progress or not
+ * executed is read and staged as `other`, so our success for it shows as missing at the provider.
+ */
+async function* sentPixAsBalanceChanges(lines: AsyncIterable<SentPixLine>): AsyncIterable<StatementLine> {
+  for await (const line of lines) {
+    yield {
+      lineId: line.endToEndId,
+      kind: line.outcome === 'succeeded' ? 'payout' : 'other',
+      providerChargeId: line.endToEndId,
+      attemptId: line.attemptId,
+      chargeId: null,
+      amountCents: -line.amountCents,
+      currency: line.currency,
+      createdAt: line.requestedAt,
+    };
+  }
+}
