@@ -10,81 +10,106 @@ import { intArg, startService, waitForHealth } from './bench-process.js';
  * the simulator (plus 3 provider-only charges), then reconciles the day in a real api process from dist/,
  * once through the provider's report file and once through API paging, each in a fresh process. Prints
  * seconds, lines/s and the process's peak RSS (VmHWM) per path. Asserts nothing; checks the outcome.
- * `--reuse-db` skips re-seeding the database when it already holds the same number of lines.
+ * The same is done first for a baseline day (`--baseline-lines`, default 10 000) in a database of its own, and
+ * the peak RSS of the large day is printed as a ratio of the baseline's, measured in the same run: memory must
+ * not grow with the day. `--reuse-db` skips re-seeding a database that already holds the same number of lines.
  */
 const lines = intArg('lines', 10_000);
+const baselineLines = intArg('baseline-lines', 10_000);
 const planted = 3;
 const day = '2026-11-15';
 const dayStart = Date.parse(`${day}T00:00:00Z`) / 1000;
 const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench');
-// A database of its own, recreated each time: the day must hold exactly what this bench seeds.
-const databaseUrl = new URL(base);
-databaseUrl.pathname = `${base.pathname}_reconcile`;
-// --reuse-db keeps a database an earlier run of the same size seeded (seeding a million rows takes minutes).
-const reuse = process.argv.includes('--reuse-db') && (await seededCount()) === lines;
-if (!reuse) {
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: '/postgres' }).toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${databaseUrl.pathname.slice(1)}" WITH (FORCE)`);
-  await admin.end();
-}
-await migrateDatabase(databaseUrl.toString());
 
-const sim = await startSimulator({ port: 0, controlPort: 0 });
-const db = new pg.Pool({ connectionString: databaseUrl.toString(), max: 4 });
-const uuidOf = (tag: string, i: number) => {
+interface SourceResult {
+  source: 'report' | 'api';
+  line: string;
+  peakRssMiB: number;
+}
+
+const baseline = lines === baselineLines ? null : await benchDay(baselineLines, '_reconcile_baseline');
+const measured = await benchDay(lines, '_reconcile');
+for (const result of measured) {
+  const against = baseline?.find((b) => b.source === result.source);
+  if (against) {
+    console.log(
+      `  ${result.source.padEnd(6)} peak RSS at ${lines} lines is ${(result.peakRssMiB / against.peakRssMiB).toFixed(2)}x the peak RSS at ${baselineLines} lines ` +
+        `(${result.peakRssMiB.toFixed(0)} / ${against.peakRssMiB.toFixed(0)} MiB)`,
+    );
+  }
+}
+
+/** Seeds (or reuses) a database and a simulator day of `count` lines, and reconciles it through both sources. */
+async function benchDay(count: number, suffix: string): Promise<SourceResult[]> {
+  // A database of its own per size, recreated each time: the day must hold exactly what this bench seeds.
+  const databaseUrl = new URL(base);
+  databaseUrl.pathname = `${base.pathname}${suffix}`;
+  // --reuse-db keeps a database an earlier run of the same size seeded (seeding a million rows takes minutes).
+  const reuse = process.argv.includes('--reuse-db') && (await seededCount(databaseUrl)) === count;
+  if (!reuse) {
+    const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: '/postgres' }).toString() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${databaseUrl.pathname.slice(1)}" WITH (FORCE)`);
+    await admin.end();
+  }
+  await migrateDatabase(databaseUrl.toString());
+
+  const sim = await startSimulator({ port: 0, controlPort: 0 });
+  const db = new pg.Pool({ connectionString: databaseUrl.toString(), max: 4 });
+  console.log(`bench:reconcile  lines=${count}: seeding ${count} succeeded attempts and a ${count + planted}-line statement for ${day} (UTC)...`);
+  const seedStarted = performance.now();
+  const BATCH = 100_000;
+  if (reuse) {
+    // DELETE, not TRUNCATE: refunds reference proposals, and the run leaves only a handful of these rows.
+    for (const table of ['reconciliation_run_divergences', 'refund_proposals', 'reconciliation_money_movements', 'reconciliation_divergences', 'reconciliation_runs']) {
+      await db.query(`DELETE FROM ${table}`);
+    }
+  }
+  for (let from = 1; from <= count; from += BATCH) {
+    const to = Math.min(count, from + BATCH - 1);
+    if (!reuse) await seedAttempts(db, from, to, count);
+    const charges = [];
+    for (let i = from; i <= to; i += 1) {
+      charges.push({
+        amount: 1000 + (i % 9000),
+        created: dayStart + Math.floor(((i - 1) * 86400) / count),
+        paymentIntentId: `pi_bench_${i}`,
+        recordIntent: false,
+        metadata: { attempt_id: uuidOf('a', i), charge_id: uuidOf('c', i) },
+      });
+    }
+    sim.plantCharges(charges);
+  }
+  sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false })));
+  await db.query('ANALYZE');
+  console.log(
+    `  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s${reuse ? ' (database reused)' : ''}; ` +
+      `this process (holding the simulator's day) at ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+  );
+  const results: SourceResult[] = [];
+  try {
+    for (const source of ['report', 'api'] as const) results.push(await reconcileIn(source, count, databaseUrl, sim.apiUrl));
+  } finally {
+    await db.end();
+    await sim.close();
+  }
+  for (const result of results) console.log(result.line);
+  return results;
+}
+
+function uuidOf(tag: string, i: number): string {
   const h = createHash('md5').update(`${tag}${i}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-};
-
-console.log(`bench:reconcile  lines=${lines}: seeding ${lines} succeeded attempts and a ${lines + planted}-line statement for ${day} (UTC)...`);
-const seedStarted = performance.now();
-const BATCH = 100_000;
-if (reuse) {
-  // DELETE, not TRUNCATE: refunds reference proposals, and the run leaves only a handful of these rows.
-  for (const table of ['reconciliation_run_divergences', 'refund_proposals', 'reconciliation_money_movements', 'reconciliation_divergences', 'reconciliation_runs']) {
-    await db.query(`DELETE FROM ${table}`);
-  }
 }
-for (let from = 1; from <= lines; from += BATCH) {
-  const to = Math.min(lines, from + BATCH - 1);
-  if (!reuse) await seedAttempts(from, to);
-  const charges = [];
-  for (let i = from; i <= to; i += 1) {
-    charges.push({
-      amount: 1000 + (i % 9000),
-      created: dayStart + Math.floor(((i - 1) * 86400) / lines),
-      paymentIntentId: `pi_bench_${i}`,
-      recordIntent: false,
-      metadata: { attempt_id: uuidOf('a', i), charge_id: uuidOf('c', i) },
-    });
-  }
-  sim.plantCharges(charges);
-}
-sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false })));
-await db.query('ANALYZE');
-console.log(
-  `  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s${reuse ? ' (database reused)' : ''}; ` +
-    `this process (holding the simulator's day) at ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
-);
 
-const results: string[] = [];
-try {
-  for (const source of ['report', 'api'] as const) results.push(await reconcileIn(source));
-} finally {
-  await db.end();
-  await sim.close();
-}
-for (const line of results) console.log(line);
-
-async function reconcileIn(source: 'report' | 'api'): Promise<string> {
+async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl: URL, simulatorUrl: string): Promise<SourceResult> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const token = `admin-${randomUUID()}`;
   const api = startService('api', {
     DATABASE_URL: databaseUrl.toString(),
     PORT: String(port),
     API_TOKENS: `admin:${token}`,
-    STRIPE_API_BASE: sim.apiUrl,
+    STRIPE_API_BASE: simulatorUrl,
     // The simulator's key: a made-up sk_test key with the default webhook secret is refused at boot.
     STRIPE_SECRET_KEY: 'sk_test_simulator',
     RECONCILIATION_TZ: 'UTC',
@@ -112,18 +137,19 @@ async function reconcileIn(source: 'report' | 'api'): Promise<string> {
     if (run.status !== 'succeeded') throw new Error(`run ${source} ${run.status}: ${run.error}`);
     const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
     const ok = run.linesRead === lines + planted && run.matched === lines && run.divergences.provider_only === planted && run.divergences.missing_at_provider === 0;
-    return (
+    const peakRssMiB = api.peakRssMiB();
+    const line =
       `  ${source.padEnd(6)} ${String(run.linesRead).padStart(8)} lines in ${seconds.toFixed(1)} s (${Math.round(run.linesRead / seconds)} lines/s; ` +
-      `${wall.toFixed(1)} s from request to answer), peak RSS ${api.peakRssMiB().toFixed(0)} MiB; matched ${run.matched}, ` +
-      `divergences ${JSON.stringify(run.divergences)} ${ok ? '(as seeded)' : '(NOT as seeded)'}`
-    );
+      `${wall.toFixed(1)} s from request to answer), peak RSS ${peakRssMiB.toFixed(0)} MiB; matched ${run.matched}, ` +
+      `divergences ${JSON.stringify(run.divergences)} ${ok ? '(as seeded)' : '(NOT as seeded)'}`;
+    return { source, line, peakRssMiB };
   } finally {
     await api.stop();
   }
 }
 
 /** Charges and succeeded attempts `from`..`to`; md5(tag || i)::uuid is the id the simulator side computes with uuidOf. */
-async function seedAttempts(from: number, to: number): Promise<void> {
+async function seedAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
   await db.query(
     `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, provider, created_by)
      SELECT md5('c' || i)::uuid, 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
@@ -139,7 +165,7 @@ async function seedAttempts(from: number, to: number): Promise<void> {
   );
 }
 
-async function seededCount(): Promise<number> {
+async function seededCount(databaseUrl: URL): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl.toString() });
   try {
     await client.connect();
