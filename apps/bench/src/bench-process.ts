@@ -12,11 +12,12 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a built app (`apps/api`, `apps/worker`) as its own process, sampling its memory. */
-export function startService(app: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
+/** Starts a built app (`apps/api`, `apps/worker`, or a script under dist/) as its own process, sampling its memory. */
+export function startService(app: 'api' | 'worker' | { script: string }, env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles any bench's service processes: node refuses those flags in NODE_OPTIONS.
   const args = [...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...args, `${DIST}apps/${app}/src/main.js`], {
+  const script = typeof app === 'string' ? `${DIST}apps/${app}/src/main.js` : `${DIST}${app.script}`;
+  const child = spawn(process.execPath, [...args, script], {
     // BENCH_LOG_LEVEL=info shows the service's own logs (e.g. a reconciliation run's time per step).
     env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
     stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],

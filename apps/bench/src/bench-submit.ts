@@ -14,7 +14,9 @@ import { dropScratchSchema, measureDbWriteRate, prepareScratchSchema } from './d
  * and the api's peak RSS. Before and after that, the same minimal writes of a charge run directly with `pg`
  * (C connections, a scratch copy of the tables): the database's own rate, which the api's rate is a ratio of.
  * The api counts the statements it sends (a `pg` wrapper preloaded by this bench only). `--profile` writes a
- * `--cpu-prof` profile of the api into the working directory. Not a test: it measures, it does not assert.
+ * `--cpu-prof` profile of the api into the working directory. Then the same clients drive a floor server
+ * (http-floor.server.ts: the same requests and provider call on bare node:http, no framework, no database) whose
+ * rate bounds what any Node service can reach here. Not a test: it measures, it does not assert.
  */
 const n = intArg('n', 5000);
 const c = intArg('c', 8);
@@ -51,8 +53,8 @@ const api = startService(
 const base = `http://127.0.0.1:${port}`;
 const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 
-try {
-  await waitForHealth(base);
+/** C clients creating and submitting N charges in total against `url`: the rate, submit latencies and failures. */
+async function drive(url: string): Promise<{ seconds: number; submitMs: number[]; failures: number }> {
   const submitMs: number[] = [];
   let next = 0;
   let failures = 0;
@@ -61,40 +63,65 @@ try {
     while (next < n) {
       const i = next++;
       const body = { orderId: `bench-${run}-${i}`, amountCents: 1000 + (i % 500), currency: 'usd', customerId: `cus_bench_${i % 97}`, paymentMethodId: 'pm_card_visa' };
-      const created = await fetch(`${base}/charges`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const created = await fetch(`${url}/charges`, { method: 'POST', headers, body: JSON.stringify(body) });
       const { id } = (await created.json()) as { id: string };
       const started = performance.now();
-      const submitted = await fetch(`${base}/charges/${id}/submit`, { method: 'POST', headers });
+      const submitted = await fetch(`${url}/charges/${id}/submit`, { method: 'POST', headers });
       const view = (await submitted.json()) as { status: string };
       submitMs.push(performance.now() - started);
       if (view.status !== 'succeeded') failures++;
     }
   };
-  await new Promise((r) => setTimeout(r, 400));
-  const queriesBefore = queriesSent();
   const started = performance.now();
   await Promise.all(Array.from({ length: c }, client));
-  const seconds = (performance.now() - started) / 1000;
+  submitMs.sort((a, b) => a - b);
+  return { seconds: (performance.now() - started) / 1000, submitMs, failures };
+}
+
+try {
+  await waitForHealth(base);
+  await new Promise((r) => setTimeout(r, 400));
+  const queriesBefore = queriesSent();
+  const { seconds, submitMs, failures } = await drive(base);
   await new Promise((r) => setTimeout(r, 400));
   const statements = queriesSent() - queriesBefore;
-  const dbRateAfter = await measureDbWriteRate(databaseUrl, n, c);
-  const dbRate = (dbRateBefore + dbRateAfter) / 2;
-  submitMs.sort((a, b) => a - b);
+  const apiPeakRss = api.peakRssMiB();
+  await api.stop();
+  // Read before the floor phase sends its own creates to the same simulator.
   const stats = sim.stats();
   const maxPerKey = Math.max(...Object.values(stats.createsByIdempotencyKey));
+  const floor = await floorRate();
+  const dbRateAfter = await measureDbWriteRate(databaseUrl, n, c);
+  const dbRate = (dbRateBefore + dbRateAfter) / 2;
   console.log(`bench:submit  N=${n} C=${c}`);
   console.log(`  charges/s (create + submit): ${(n / seconds).toFixed(1)}  (${seconds.toFixed(1)} s total)`);
-  console.log(`  submit latency p50: ${percentile(submitMs, 50).toFixed(1)} ms  p99: ${percentile(submitMs, 99).toFixed(1)} ms`);
-  console.log(`  api peak RSS: ${api.peakRssMiB().toFixed(0)} MiB`);
   console.log(`  provider intents: ${stats.intentsCreated}, most intents for one key: ${maxPerKey}, charges not succeeded: ${failures}`);
   console.log(`  database's own rate (same writes, pg, ${c} connections): before ${dbRateBefore.toFixed(1)}/s, after ${dbRateAfter.toFixed(1)}/s`);
   console.log(`  ratio to the database: ${((100 * (n / seconds)) / dbRate).toFixed(1)} %`);
-  console.log(`  submit p50: ${percentile(submitMs, 50).toFixed(1)} ms  p99: ${percentile(submitMs, 99).toFixed(1)} ms`);
-  console.log(`  api peak RSS: ${api.peakRssMiB().toFixed(0)} MiB`);
+  console.log(
+    `  HTTP floor (the same requests and provider call on bare node:http: no framework, no database): ${floor.rate.toFixed(1)} charges/s, ` +
+      `${((100 * floor.rate) / dbRate).toFixed(1)} % of the database's rate; the api reaches ${((100 * (n / seconds)) / floor.rate).toFixed(1)} % of the floor`,
+  );
+  console.log(`  submit p50: ${percentile(submitMs, 50).toFixed(1)} ms  p99: ${percentile(submitMs, 99).toFixed(1)} ms  (floor: p50 ${percentile(floor.submitMs, 50).toFixed(1)} ms, p99 ${percentile(floor.submitMs, 99).toFixed(1)} ms)`);
+  console.log(`  api peak RSS: ${apiPeakRss.toFixed(0)} MiB  (floor process: ${floor.peakRssMiB.toFixed(0)} MiB)`);
   console.log(`  statements (round trips) per charge: ${(statements / n).toFixed(2)}  (${statements} in total)`);
 } finally {
   await api.stop();
   await sim.close();
   await dropScratchSchema(databaseUrl);
   if (profile) console.log(`  api CPU profile: ${process.cwd()}/CPU.*.cpuprofile`);
+}
+
+/** The same load against the floor server (http-floor.server.ts), with the same simulator. */
+async function floorRate(): Promise<{ rate: number; submitMs: number[]; peakRssMiB: number }> {
+  const floorPort = port + 100;
+  const server = startService({ script: 'apps/bench/src/http-floor.server.js' }, { PORT: String(floorPort), STRIPE_API_BASE: sim.apiUrl });
+  try {
+    await waitForHealth(`http://127.0.0.1:${floorPort}`);
+    const { seconds, submitMs, failures } = await drive(`http://127.0.0.1:${floorPort}`);
+    if (failures > 0) throw new Error(`${failures} charges through the floor server did not succeed`);
+    return { rate: n / seconds, submitMs, peakRssMiB: server.peakRssMiB() };
+  } finally {
+    await server.stop();
+  }
 }
