@@ -30,7 +30,8 @@ export function startService(app: 'api' | 'worker' | { script: string }, env: Re
     stop: () =>
       new Promise((resolve) => {
         clearInterval(sampler);
-        if (child.exitCode !== null) return resolve();
+        // Stopped twice, or killed by a signal: exitCode stays null but the process is gone.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
