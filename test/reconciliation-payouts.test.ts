@@ -132,7 +132,7 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     await efi?.close();
   });
 
-  type Divergence = { id: string; kind: string; providerChargeId: string | null; chargeId: string | null; payoutId: string | null; attemptId: string | null; amountCents: number; status: string };
+  type Divergence = { id: string; kind: string; providerChargeId: string | null; chargeId: string | null; payoutId: string | null; attemptId: string | null; amountCents: number; status: string; detail: Record<string, unknown> };
   const divergencesOf = async (runId: string) => {
     const res = await stack.http.get(`/reconciliation/divergences?runId=${runId}`).set(stack.auth('admin'));
     expect(res.status).toBe(200);
@@ -155,6 +155,8 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     expect(pick('provider_only')).toEqual([expect.objectContaining({ providerChargeId: planted.providerOnly, payoutId: null, attemptId: null, amountCents: 700 })]);
     expect(pick('duplicate_charge')).toEqual([expect.objectContaining({ providerChargeId: planted.duplicateE2e, payoutId: planted.duplicatePayout, attemptId: planted.duplicateAttempt, amountCents: 1_300 })]);
     expect(pick('missing_at_provider')).toEqual([expect.objectContaining({ attemptId: planted.missingAttempt, chargeId: null, amountCents: 1_200 })]);
+    // The provider's own word for the transfer our success claims, as the statement listed it.
+    expect(pick('missing_at_provider')[0].detail.providerTransfer).toMatchObject({ status: 'NAO_REALIZADO', transferId: idEnvio(planted.missingAttempt), amountCents: 1_200 });
     expect(pick('amount_mismatch')).toEqual([expect.objectContaining({ providerChargeId: planted.amountMismatch, amountCents: 1_100 })]);
     expect(found.every((d) => d.chargeId === null)).toBe(true);
 

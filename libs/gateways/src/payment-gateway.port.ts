@@ -105,6 +105,10 @@ export interface StatementLine {
   amountCents: number;
   currency: string;
   createdAt: Date;
+  /** The provider's own id of the operation when it is not the line id (Efí: the transfer's idEnvio), kept as evidence. */
+  reference?: string | null;
+  /** The provider's own word for the operation's state (Efí: REALIZADO, NAO_REALIZADO...), kept as evidence. */
+  providerStatus?: string | null;
 }
 
 export interface StatementRequest {

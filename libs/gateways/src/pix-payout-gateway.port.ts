@@ -23,6 +23,8 @@ export interface SentPixLine {
   amountCents: number;
   currency: string;
   outcome: 'pending' | 'succeeded' | 'failed' | null;
+  /** The provider's status as it wrote it (Efí: EM_PROCESSAMENTO, REALIZADO, NAO_REALIZADO), for evidence. */
+  status: string | null;
   requestedAt: Date;
 }
 

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { MatchScope, SettleCandidate, StatementMatcher } from './statement-matching.js';
+import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement-matching.js';
 import { STAGING_TABLE } from './statement-staging.js';
 
 /**
@@ -35,7 +35,7 @@ async function findSettleCandidates(client: PoolClient, scope: MatchScope): Prom
 async function recordChargeDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
   const { rows } = await client.query<{ matched: number }>(
     `WITH lines AS (
-       SELECT s.line_id, s.provider_charge_id AS pci, s.amount_cents, s.currency, s.created_at,
+       SELECT s.line_id, s.provider_charge_id, s.amount_cents, s.currency, s.created_at,
               COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
               succ.provider_charge_id AS succ_pci
@@ -46,34 +46,23 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
          LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND succ.status = 'succeeded'
         WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
      ), classified AS (
-       SELECT *, CASE
-           WHEN succ_pci = pci THEN
-             CASE WHEN currency <> charge_currency THEN 'currency_mismatch'
-                  WHEN amount_cents <> charge_amount THEN 'amount_mismatch' ELSE 'matched' END
-           WHEN succ_pci IS NOT NULL THEN 'duplicate_charge'
-           WHEN attempt_status = 'unknown' AND currency <> charge_currency THEN 'currency_mismatch'
-           WHEN attempt_status = 'unknown' AND amount_cents <> charge_amount THEN 'amount_mismatch'
-           ELSE 'provider_only' END AS kind
-         FROM lines
-     ), found AS (
-       INSERT INTO reconciliation_divergences
-         (id, run_id, kind, provider, day, subject, provider_charge_id, charge_id, attempt_id, amount_cents, currency, detail, status)
-       SELECT DISTINCT ON (kind, pci) gen_random_uuid(), $1, kind, $2, $3::date, pci, pci, charge_id, attempt_id, amount_cents, currency,
+       SELECT line_id, provider_charge_id, provider_charge_id AS subject, charge_id AS owner_id, attempt_id, amount_cents, currency,
+              created_at AS seen_at,
               jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'attemptStatus', attempt_status,
                                  'expectedAmountCents', charge_amount, 'expectedCurrency', charge_currency,
-                                 'succeededProviderChargeId', succ_pci),
-              'open'
-         FROM classified WHERE kind <> 'matched'
-        ORDER BY kind, pci, created_at, line_id
-       ON CONFLICT (provider, kind, subject) DO UPDATE
-         SET charge_id = EXCLUDED.charge_id, attempt_id = EXCLUDED.attempt_id, amount_cents = EXCLUDED.amount_cents,
-             currency = EXCLUDED.currency, detail = EXCLUDED.detail
-       RETURNING id, kind, provider_charge_id, charge_id, amount_cents, currency
-     ), linked AS (
-       INSERT INTO reconciliation_run_divergences (run_id, divergence_id) SELECT $1, id FROM found ON CONFLICT DO NOTHING
-     ), proposed AS (
+                                 'succeededProviderChargeId', succ_pci) AS detail,
+              CASE
+                WHEN succ_pci = provider_charge_id THEN
+                  CASE WHEN currency <> charge_currency THEN 'currency_mismatch'
+                       WHEN amount_cents <> charge_amount THEN 'amount_mismatch' ELSE 'matched' END
+                WHEN succ_pci IS NOT NULL THEN 'duplicate_charge'
+                WHEN attempt_status = 'unknown' AND currency <> charge_currency THEN 'currency_mismatch'
+                WHEN attempt_status = 'unknown' AND amount_cents <> charge_amount THEN 'amount_mismatch'
+                ELSE 'provider_only' END AS kind
+         FROM lines
+     ), ${divergenceUpsertCtes('classified', 'charge_id')}, proposed AS (
        INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
-       SELECT gen_random_uuid(), id, $2, provider_charge_id, charge_id, amount_cents, currency, kind, 'proposed'
+       SELECT gen_random_uuid(), id, $2, provider_charge_id, owner_id, amount_cents, currency, kind, 'proposed'
          FROM found WHERE kind IN ('provider_only','duplicate_charge') AND amount_cents > 0
        ON CONFLICT (divergence_id) DO NOTHING
      )
@@ -89,22 +78,16 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
  */
 async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
   await client.query(
-    `WITH found AS (
-       INSERT INTO reconciliation_divergences
-         (id, run_id, kind, provider, day, subject, provider_charge_id, charge_id, attempt_id, amount_cents, currency, detail, status)
-       SELECT gen_random_uuid(), $1, 'missing_at_provider', $2, $3::date, a.id::text, a.provider_charge_id, a.charge_id, a.id,
-              c.amount_cents, c.currency,
-              jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at),
-              'open'
+    `WITH missing AS (
+       SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.charge_id AS owner_id, a.id AS attempt_id,
+              c.amount_cents, c.currency, a.created_at AS seen_at, NULL::text AS line_id,
+              jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at) AS detail
          FROM charge_attempts a
          JOIN charges c ON c.id = a.charge_id
         WHERE a.provider = $2 AND a.operation = 'charge' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
           AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id AND s.kind = 'charge')
-       ON CONFLICT (provider, kind, subject) DO UPDATE
-         SET provider_charge_id = EXCLUDED.provider_charge_id, amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency, detail = EXCLUDED.detail
-       RETURNING id
-     )
-     INSERT INTO reconciliation_run_divergences (run_id, divergence_id) SELECT $1, id FROM found ON CONFLICT DO NOTHING`,
+     ), ${divergenceUpsertCtes('missing', 'charge_id')}
+     SELECT count(*)::int AS recorded FROM found`,
     [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
   );
 }

@@ -9,7 +9,10 @@ export interface MatchScope {
   window: DayWindow;
 }
 
-/** A statement line that proves a still-unknown attempt of ours executed: the settler turns it into the attempt's success. */
+/**
+ * A statement line proving that an attempt of ours executed: the settler puts it through the one applier, which
+ * turns an unknown attempt into a success and sends a contradiction of a terminal one to a person.
+ */
 export interface SettleCandidate {
   attemptId: string;
   providerChargeId: string;
@@ -18,6 +21,8 @@ export interface SettleCandidate {
   amountCents: number;
   currency: string;
   createdAt: Date;
+  /** The provider's own id of the operation when it is not the line's (Efí: idEnvio), kept as evidence. */
+  transferId?: string | null;
 }
 
 /**
@@ -26,7 +31,7 @@ export interface SettleCandidate {
  * describe), so a run taken over half-way simply runs every step again.
  */
 export interface StatementMatcher {
-  /** Lines proving that an unknown attempt executed, for exactly its amount and currency. */
+  /** Lines proving that an attempt executed where our record does not show it (charges: an unknown attempt, for exactly its amount). */
   findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]>;
   /** Classifies every money line of the day and records its divergences; returns how many matched exactly. */
   recordLineDivergences(client: PoolClient, scope: MatchScope): Promise<number>;
@@ -34,6 +39,34 @@ export interface StatementMatcher {
   recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void>;
   /** Movements after the fact (refunds, disputes) that update our records; absent where a statement has none. */
   recordMoneyMovements?(client: PoolClient, scope: MatchScope): Promise<void>;
+}
+
+/** Which record of ours a divergence is about: a charge (and its refunds and disputes), or a payout. */
+export type DivergenceOwner = 'charge_id' | 'payout_id';
+
+/**
+ * The CTEs every divergence step ends with, so both matchers record divergences one way. `source` names a
+ * relation of candidate rows with the columns `kind, subject, provider_charge_id, owner_id, attempt_id,
+ * amount_cents, currency, detail, seen_at, line_id` (rows of kind `matched` are not divergences). Each is
+ * upserted once per (provider, kind, subject), the earliest line winning, so a re-run of the day updates what it
+ * saw again and keeps a person's acknowledgement; then it is linked to this run. Parameters: $1 run id,
+ * $2 provider, $3 day. Defines `found` (`id, kind, provider_charge_id, owner_id, amount_cents, currency`).
+ */
+export function divergenceUpsertCtes(source: string, owner: DivergenceOwner): string {
+  return `found AS (
+       INSERT INTO reconciliation_divergences
+         (id, run_id, kind, provider, day, subject, provider_charge_id, ${owner}, attempt_id, amount_cents, currency, detail, status)
+       SELECT DISTINCT ON (kind, subject) gen_random_uuid(), $1, kind, $2, $3::date, subject, provider_charge_id, owner_id, attempt_id,
+              amount_cents, currency, detail, 'open'
+         FROM ${source} WHERE kind <> 'matched'
+        ORDER BY kind, subject, seen_at, line_id
+       ON CONFLICT (provider, kind, subject) DO UPDATE
+         SET provider_charge_id = EXCLUDED.provider_charge_id, ${owner} = EXCLUDED.${owner}, attempt_id = EXCLUDED.attempt_id,
+             amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency, detail = EXCLUDED.detail
+       RETURNING id, kind, provider_charge_id, ${owner} AS owner_id, amount_cents, currency
+     ), linked AS (
+       INSERT INTO reconciliation_run_divergences (run_id, divergence_id) SELECT $1, id FROM found ON CONFLICT DO NOTHING
+     )`;
 }
 
 /** The divergences a run found or saw again, by kind. */

@@ -34,6 +34,8 @@ async function* sentPixAsBalanceChanges(lines: AsyncIterable<SentPixLine>): Asyn
       amountCents: -line.amountCents,
       currency: line.currency,
       createdAt: line.requestedAt,
+      reference: line.transferId,
+      providerStatus: line.status,
     };
   }
 }

@@ -8,7 +8,12 @@ const line = {
 
 describe('copyRow: COPY text format, never a broken row', () => {
   it('writes tab-separated fields, lower-cased uuids, \\N for null and for a reference that is not a uuid', () => {
-    expect(copyRow(line)).toBe('txn_1\tcharge\tpi_1\t0f8fad5b-d9cb-469f-a165-70867728950e\t\\N\t4990\tusd\t2026-12-01T12:00:00.000Z\n');
+    expect(copyRow(line)).toBe('txn_1\tcharge\tpi_1\t0f8fad5b-d9cb-469f-a165-70867728950e\t\\N\t4990\tusd\t2026-12-01T12:00:00.000Z\t\\N\t\\N\n');
+  });
+
+  it("keeps the provider's own id and status of the operation as evidence", () => {
+    const row = copyRow({ ...line, kind: 'payout', reference: 'AbC123', providerStatus: 'NAO_REALIZADO' });
+    expect(row.trimEnd().split('\t').slice(-2)).toEqual(['AbC123', 'NAO_REALIZADO']);
   });
 
   it.each([

@@ -27,7 +27,9 @@ export async function createStagingTable(client: PoolClient): Promise<void> {
       charge_ref uuid,
       amount_cents bigint NOT NULL,
       currency text NOT NULL,
-      created_at timestamptz NOT NULL
+      created_at timestamptz NOT NULL,
+      reference text,
+      provider_status text
     )`);
 }
 
@@ -49,7 +51,7 @@ export async function copyStatement(client: PoolClient, lines: AsyncIterable<Sta
     if (chunk) yield chunk;
   }
   const copy = client.query(
-    copyFrom(`COPY ${STAGING_TABLE} (line_id, kind, provider_charge_id, attempt_ref, charge_ref, amount_cents, currency, created_at) FROM STDIN`),
+    copyFrom(`COPY ${STAGING_TABLE} (line_id, kind, provider_charge_id, attempt_ref, charge_ref, amount_cents, currency, created_at, reference, provider_status) FROM STDIN`),
   );
   // One chunk waiting ahead of COPY at most (Readable.from would buffer 16): the day's memory stays a chunk or two.
   await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), copy);
@@ -86,6 +88,10 @@ export function copyRow(line: StatementLine): string {
     copyField(line.currency) +
     '\t' +
     line.createdAt.toISOString() +
+    '\t' +
+    copyField(line.reference ?? null) +
+    '\t' +
+    copyField(line.providerStatus ?? null) +
     '\n'
   );
 }

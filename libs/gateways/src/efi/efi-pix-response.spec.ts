@@ -36,6 +36,8 @@ describe('toLookupResult', () => {
     ['found and paid', response(200, sent('REALIZADO')), { kind: 'found', consistent: true, charges: [{ outcome: 'succeeded', amountCents: 1234, currency: 'brl', attemptId: '3f2a9c1d-0b4e-4c8a-9d7e-1a2b3c4d5e6f' }] }],
     ['found by gnExtras.idEnvio', response(200, { ...sent('EM_PROCESSAMENTO'), idEnvio: undefined, gnExtras: { idEnvio: ID } }), { kind: 'found', charges: [{ outcome: 'pending' }] }],
     ['an unknown status resolves nothing', response(200, sent('AGENDADO')), { kind: 'found', charges: [{ outcome: 'pending' }] }],
+    ['without an end-to-end id yet: nothing to record, never the idEnvio in its place', response(200, sent('EM_PROCESSAMENTO', { endToEndId: undefined })), { kind: 'error', httpStatus: 200 }],
+    ['not executed and without an end-to-end id: still a failure', response(200, sent('NAO_REALIZADO', { endToEndId: undefined })), { kind: 'found', charges: [{ outcome: 'failed' }] }],
     ["Efí's own not found", response(404, { nome: 'pix_nao_encontrado', mensagem: 'x' }), { kind: 'not_found', consistent: true }],
     ['any other 404 proves nothing', response(404, '<html>not here</html>'), { kind: 'error', httpStatus: 404 }],
     ['another idEnvio is not ours', response(200, sent('REALIZADO', { idEnvio: 'other' })), { kind: 'error', httpStatus: 200 }],

@@ -79,10 +79,16 @@ export function toLookupResult(http: ProviderHttpResult, idEnvio: string): Looku
   if (sent.idEnvio?.toLowerCase() !== idEnvio.toLowerCase() || amountCents === null) {
     return { kind: 'error', message: `lookup ${idEnvio} returned a Pix that is not ours or has no readable valor`, httpStatus: 200, durationMs };
   }
+  const outcome = mapEfiPixStatus(sent.status);
+  if (!sent.endToEndId && outcome !== 'failed') {
+    // The idEnvio must never stand in for it: the attempt would learn an id that no webhook or statement line
+    // carries, and the real one would later look like a second transfer. Not known yet is still in progress.
+    return { kind: 'error', message: `lookup ${idEnvio} found a Pix without an end-to-end id yet`, httpStatus: 200, durationMs };
+  }
   const charge: ProviderCharge = {
     providerChargeId: sent.endToEndId ?? idEnvio,
     // A status we do not recognise must not resolve anything: still in progress.
-    outcome: mapEfiPixStatus(sent.status) ?? 'pending',
+    outcome: outcome ?? 'pending',
     amountCents,
     currency: 'brl',
     attemptId: attemptIdFromIdEnvio(idEnvio),
@@ -110,6 +116,7 @@ export function readSentPixPage(body: string): { lines: SentPixLine[]; pages: nu
       amountCents,
       currency: 'brl',
       outcome: mapEfiPixStatus(sent.status),
+      status: typeof sent.status === 'string' ? sent.status : null,
       requestedAt: new Date(horario),
     });
   }
