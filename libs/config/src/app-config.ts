@@ -74,9 +74,6 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(0)
   KEY_LIFETIME_MARGIN_MS = 3600_000;
 
-  @Type(() => Number) @IsInt() @Min(0)
-  STRIPE_CONSISTENCY_WINDOW_MS = 1_800_000;
-
   @Type(() => Number) @IsInt() @Min(1)
   STRIPE_QUERY_RATE_PER_S = 20;
 

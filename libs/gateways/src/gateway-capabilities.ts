@@ -10,7 +10,11 @@ export interface GatewayCapabilities {
   replays5xx: boolean;
   /** Lookup by our reference, and whether its answer can lag behind creates. */
   lookupByReference: 'consistent_list' | 'lagging_search' | 'none';
-  /** How long a lagging lookup may miss a charge that exists. */
+  /**
+   * How long a `lagging_search` may miss a charge that exists, so its "not found" counts only after it. A consistent
+   * lookup cannot miss one: its window is 0, and a create still executing is the resolver's grace alone
+   * (CONSISTENT_LOOKUP_GRACE_MS), one name for one idea.
+   */
   consistencyWindowMs: number;
   /** Queries per second allowed across all workers. */
   queryRatePerSecond: number;

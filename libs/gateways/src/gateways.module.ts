@@ -26,7 +26,6 @@ import { AsaasGateway } from './asaas/asaas.gateway.js';
           connectTimeoutMs: config.PROVIDER_CONNECT_TIMEOUT_MS,
           readTimeoutMs: config.PROVIDER_READ_TIMEOUT_MS,
           keyLifetimeMs: config.STRIPE_KEY_LIFETIME_MS,
-          consistencyWindowMs: config.STRIPE_CONSISTENCY_WINDOW_MS,
           queryRatePerSecond: config.STRIPE_QUERY_RATE_PER_S,
           reportPollMs: config.RECONCILIATION_REPORT_POLL_MS,
           reportTimeoutMs: config.RECONCILIATION_REPORT_TIMEOUT_MS,

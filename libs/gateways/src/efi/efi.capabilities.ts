@@ -11,9 +11,10 @@ export const EFI_PIX_CAPABILITIES: GatewayCapabilities = {
   keyLifetimeMs: 24 * HOUR_MS,
   // Nothing says a 5xx is stored against the idEnvio [U]: a resend may execute, which the idEnvio makes safe.
   replays5xx: false,
-  // A direct read by idEnvio, not a search: no lag is documented [U], so the resolver's grace still applies.
+  // A direct read by idEnvio, not a search: no lag is documented [U]; a transfer still executing when our read
+  // timed out is covered by the resolver's grace, as for every consistent lookup.
   lookupByReference: 'consistent_list',
-  consistencyWindowMs: 60_000,
+  consistencyWindowMs: 0,
   // Efí publishes per-scope buckets, not a number for lookups [U]: stay modest.
   queryRatePerSecond: 10,
   // Sent-Pix webhooks are authenticated by mutual TLS [V docs webhooks]; there is no payload signature.

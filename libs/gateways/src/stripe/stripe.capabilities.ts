@@ -2,13 +2,12 @@ import type { GatewayCapabilities } from '../gateway-capabilities.js';
 
 export interface StripeCapabilitySettings {
   keyLifetimeMs?: number;
-  consistencyWindowMs?: number;
   queryRatePerSecond?: number;
 }
 
 const HOUR_MS = 3_600_000;
 
-/** Stripe's guarantees (provider-contracts.md §1). The three numbers are configurable; the rest are facts. */
+/** Stripe's guarantees (provider-contracts.md §1). The two numbers are configurable; the rest are facts. */
 export const STRIPE_CAPABILITIES: GatewayCapabilities = {
   nativeIdempotency: true,
   // Stripe may prune a key once it is 24 h old: a floor, so it is the lifetime we can count on.
@@ -16,9 +15,8 @@ export const STRIPE_CAPABILITIES: GatewayCapabilities = {
   replays5xx: true,
   // The list endpoint is not subject to search lag, so "not found" from it is trustworthy.
   lookupByReference: 'consistent_list',
-  // The list never lags, but a create that was still executing when our read timed out may land a little
-  // later; one minute covers that without holding a failed attempt open for long.
-  consistencyWindowMs: 60_000,
+  // The list never lags; a create still executing when our read timed out is covered by the resolver's grace.
+  consistencyWindowMs: 0,
   // Below Stripe's 25 rps per-endpoint sandbox limit, leaving room for creates.
   queryRatePerSecond: 20,
   webhookAuth: 'hmac_sha256_timestamped',
@@ -30,7 +28,6 @@ export function stripeCapabilities(settings: StripeCapabilitySettings = {}): Gat
   return {
     ...STRIPE_CAPABILITIES,
     keyLifetimeMs: settings.keyLifetimeMs ?? STRIPE_CAPABILITIES.keyLifetimeMs,
-    consistencyWindowMs: settings.consistencyWindowMs ?? STRIPE_CAPABILITIES.consistencyWindowMs,
     queryRatePerSecond: settings.queryRatePerSecond ?? STRIPE_CAPABILITIES.queryRatePerSecond,
   };
 }

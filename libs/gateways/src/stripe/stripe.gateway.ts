@@ -21,7 +21,6 @@ export interface StripeGatewaySettings {
   connectTimeoutMs: number;
   readTimeoutMs: number;
   keyLifetimeMs?: number;
-  consistencyWindowMs?: number;
   queryRatePerSecond?: number;
   /** Sent as `Stripe-Version` when set; otherwise the account's default version applies. */
   apiVersion?: string;
@@ -53,8 +52,8 @@ export class StripeGateway extends PaymentGateway {
 
   constructor(settings: StripeGatewaySettings) {
     super();
-    const { keyLifetimeMs, consistencyWindowMs, queryRatePerSecond, connectTimeoutMs, readTimeoutMs } = settings;
-    this.capabilities = stripeCapabilities({ keyLifetimeMs, consistencyWindowMs, queryRatePerSecond });
+    const { keyLifetimeMs, queryRatePerSecond, connectTimeoutMs, readTimeoutMs } = settings;
+    this.capabilities = stripeCapabilities({ keyLifetimeMs, queryRatePerSecond });
     this.http = new ProviderHttpClient({ connectTimeoutMs, readTimeoutMs });
     this.apiBase = settings.apiBase.replace(/\/+$/, '');
     this.#commonHeaders = {
