@@ -1,5 +1,6 @@
 import { mapAsaasPaymentStatus, reaisToCents, verifyAsaasWebhookToken } from '@app/gateways';
-import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook-event.js';
+import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
 /**
  * Asaas events: `{ id, event, dateCreated, payment: {...} }`, authenticated only by the static token in
@@ -7,12 +8,14 @@ import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, WebhookDecod
  * deletion), the same mapping the resolver uses, so a webhook and a query can never disagree about one
  * payment. Our reference is the payment's `externalReference`.
  */
-export class AsaasWebhookDecoder implements WebhookDecoder {
+export class AsaasWebhookDecoder extends WebhookDecoder {
   readonly provider = 'asaas';
 
-  constructor(private readonly token: string | undefined) {}
+  constructor(private readonly token: string | undefined) {
+    super();
+  }
 
-  decode(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, _nowSec: number): DecodedWebhook {
+  decode(rawBody: Buffer, headers: WebhookHeaders, _nowSec: number): DecodedWebhook {
     const header = headers['asaas-access-token'];
     if (!verifyAsaasWebhookToken(Array.isArray(header) ? header[0] : header, this.token)) return { ok: false, reason: 'access token: missing or wrong' };
     let payload: unknown;

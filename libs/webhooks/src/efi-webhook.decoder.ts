@@ -1,5 +1,6 @@
 import { attemptIdFromIdEnvio, mapEfiPixStatus, valorToCents, verifyAsaasWebhookToken as sameSecret } from '@app/gateways';
-import type { DecodedWebhook, ProviderWebhookEvent, WebhookDecoder, WebhookTransport } from './provider-webhook-event.js';
+import type { ProviderWebhookEvent } from './provider-webhook-event.js';
+import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders, type WebhookTransport } from './webhook-decoder.port.js';
 
 export interface EfiWebhookAuth {
   /** EFI_WEBHOOK_HMAC: the secret `hmac` query parameter of the registered webhook URL. */
@@ -16,12 +17,14 @@ export interface EfiWebhookAuth {
  * EFI_WEBHOOK_HMAC (constant time). With neither configured (the simulator's secret only: config refuses a real
  * one) deliveries are accepted as they come. Each Pix becomes one event, deduplicated by (endToEndId, status).
  */
-export class EfiWebhookDecoder implements WebhookDecoder {
+export class EfiWebhookDecoder extends WebhookDecoder {
   readonly provider = 'efi';
 
-  constructor(private readonly auth: EfiWebhookAuth) {}
+  constructor(private readonly auth: EfiWebhookAuth) {
+    super();
+  }
 
-  decode(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _nowSec: number, transport?: WebhookTransport): DecodedWebhook {
+  decode(rawBody: Buffer, _headers: WebhookHeaders, _nowSec: number, transport?: WebhookTransport): DecodedWebhook {
     const refusal = this.authenticate(transport);
     if (refusal) return { ok: false, reason: refusal };
     let payload: unknown;

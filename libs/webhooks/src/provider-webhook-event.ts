@@ -31,21 +31,3 @@ export type MoneyMovedBack =
   /** `refundedCents` is the provider's running total when the event carries it (Stripe's charge.refunded). */
   | { kind: 'refund'; refundedCents: number | null; refundId: string | null; status: string | null }
   | { kind: 'dispute'; disputeId: string | null; status: string; closed: boolean };
-
-export type DecodedWebhook =
-  /** `more`: further events of one delivery (Efí batches several Pix in one notification). */
-  | { ok: true; event: ProviderWebhookEvent; more?: ProviderWebhookEvent[]; payload: unknown }
-  | { ok: false; reason: string };
-
-/** One per provider: authenticates the delivery and reads its event. Pure, so it is tested without HTTP. */
-export interface WebhookDecoder {
-  readonly provider: string;
-  decode(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSec: number, transport?: WebhookTransport): DecodedWebhook;
-}
-
-/** How the delivery arrived, for providers that authenticate by the connection or the URL instead of a signature. */
-export interface WebhookTransport {
-  query: Record<string, string | undefined>;
-  /** The delivery came over TLS with a client certificate our server verified. */
-  tlsClientAuthorized: boolean;
-}

@@ -1,5 +1,6 @@
 import { mapStripeRefundStatus, verifyStripeSignature } from '@app/gateways';
-import type { DecodedWebhook, MoneyMovedBack, ProviderWebhookEvent, RefundFact, WebhookDecoder } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from './provider-webhook-event.js';
+import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
 /** Stripe event types we act on, and what each proves about the payment intent. */
 const OUTCOME_BY_TYPE: Record<string, ProviderWebhookEvent['outcome']> = {
@@ -11,15 +12,17 @@ const OUTCOME_BY_TYPE: Record<string, ProviderWebhookEvent['outcome']> = {
   'payment_intent.requires_action': 'pending',
 };
 
-export class StripeWebhookDecoder implements WebhookDecoder {
+export class StripeWebhookDecoder extends WebhookDecoder {
   readonly provider = 'stripe';
 
   constructor(
     private readonly secret: string,
     private readonly toleranceSec: number,
-  ) {}
+  ) {
+    super();
+  }
 
-  decode(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSec: number): DecodedWebhook {
+  decode(rawBody: Buffer, headers: WebhookHeaders, nowSec: number): DecodedWebhook {
     const header = headers['stripe-signature'];
     const check = verifyStripeSignature(rawBody, Array.isArray(header) ? header[0] : header, this.secret, this.toleranceSec, nowSec);
     if (!check.ok) return { ok: false, reason: `signature: ${check.reason}` };

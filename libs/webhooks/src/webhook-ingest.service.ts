@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition, type LockedAttempt } from '@app/attempts';
-import type { MoneyMovedBack, ProviderWebhookEvent, WebhookDecoder, WebhookTransport } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook-event.js';
+import type { WebhookHeaders, WebhookTransport } from './webhook-decoder.port.js';
+import { WebhookDecoderRegistry } from './webhook-decoder.registry.js';
 import { matchRefundAttempt, proposalRefundsExplain, refundedTotalExplained } from './our-refunds.query.js';
-import { UnknownWebhookProviderError, WebhookRejectedError } from './webhooks.errors.js';
-
-export const WEBHOOK_DECODERS = Symbol('WEBHOOK_DECODERS');
+import { WebhookRejectedError } from './webhooks.errors.js';
 
 export interface IngestResult {
   duplicate: boolean;
@@ -35,14 +35,12 @@ export class WebhookIngestService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(WEBHOOK_DECODERS) private readonly decoders: WebhookDecoder[],
+    private readonly decoders: WebhookDecoderRegistry,
     private readonly facts: ProviderFactApplier,
   ) {}
 
-  async ingest(provider: string, rawBody: Buffer | undefined, headers: Record<string, string | string[] | undefined>, transport?: WebhookTransport): Promise<IngestResult> {
-    const decoder = this.decoders.find((d) => d.provider === provider);
-    if (!decoder) throw new UnknownWebhookProviderError(provider);
-    const decoded = decoder.decode(rawBody ?? Buffer.alloc(0), headers, Math.floor(Date.now() / 1000), transport);
+  async ingest(provider: string, rawBody: Buffer | undefined, headers: WebhookHeaders, transport?: WebhookTransport): Promise<IngestResult> {
+    const decoded = this.decoders.get(provider).decode(rawBody ?? Buffer.alloc(0), headers, Math.floor(Date.now() / 1000), transport);
     if (!decoded.ok) throw new WebhookRejectedError(provider, decoded.reason);
     const { event, payload } = decoded;
     if (!decoded.more?.length) return this.db.transaction((em) => this.storeAndApply(em, provider, event, payload));
