@@ -146,7 +146,13 @@ describe('review console in a browser', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    expect((await stack.http.get('/review/console.js')).headers['content-type']).toContain('javascript');
+    const script = await stack.http.get('/review/console/console.js');
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(script.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await stack.http.get('/review/console/queue.js')).headers['content-type']).toContain('javascript');
+    expect((await stack.http.get('/review/console/console.css')).headers['content-type']).toContain('text/css');
+    expect((await stack.http.get('/review/console/index.html')).status).toBe(404);
+    expect((await stack.http.get('/review/console/..%2Fapi.module.ts')).status).toBe(404);
   });
 
   it('shows an admin the open divergences and proposed refunds; approving one sends its refund once', async () => {

@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, NotFoundException, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '@app/auth';
 
 /** Next to this file in the sources, and copied next to the compiled file by `npm run build`. */
 const CONSOLE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'console');
 const read = (name: string) => readFileSync(join(CONSOLE_DIR, name), 'utf8');
+const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
 /**
  * The page itself is public: it holds no data. The reviewer's token stays in the tab's session storage and goes
@@ -25,33 +27,34 @@ const SECURITY_HEADERS = {
 @Public()
 @Controller('review')
 export class ReviewConsoleController {
-  private readonly files = { html: read('index.html'), js: read('console.js'), css: read('console.css') };
+  private readonly page = read('index.html');
+  /** The page's modules and style sheet, read once at boot: only files that ship with the console are served. */
+  private readonly assets = new Map(
+    readdirSync(CONSOLE_DIR)
+      .filter((name) => extname(name) in ASSET_TYPES)
+      .map((name) => [name, { body: read(name), type: ASSET_TYPES[extname(name)] }]),
+  );
 
   @Get()
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'the review console for finance staff (sign in with a reviewer token)' })
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Headers(SECURITY_HEADERS)
-  page(): string {
-    return this.files.html;
+  index(): string {
+    return this.page;
   }
 
-  @Get('console.js')
-  @ApiProduces('text/javascript')
-  @ApiOkResponse({ description: 'the console script' })
-  @Header('Content-Type', 'text/javascript; charset=utf-8')
+  @Get('console/:file')
+  @ApiParam({ name: 'file', description: 'one of the console\'s modules (console.js, queue.js, …) or console.css' })
+  @ApiProduces('text/javascript', 'text/css')
+  @ApiOkResponse({ description: 'a module or the style sheet of the console' })
+  @ApiNotFoundResponse({ description: 'no such console file' })
   @Headers(SECURITY_HEADERS)
-  script(): string {
-    return this.files.js;
-  }
-
-  @Get('console.css')
-  @ApiProduces('text/css')
-  @ApiOkResponse({ description: 'the console style sheet' })
-  @Header('Content-Type', 'text/css; charset=utf-8')
-  @Headers(SECURITY_HEADERS)
-  style(): string {
-    return this.files.css;
+  asset(@Param('file') file: string, @Res({ passthrough: true }) res: Response): string {
+    const asset = this.assets.get(file);
+    if (!asset) throw new NotFoundException(`the review console has no file ${file}`);
+    res.type(asset.type);
+    return asset.body;
   }
 }
 
