@@ -6,7 +6,7 @@ import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
-import { createAtProvider } from './attempt-operations.js';
+import { createAtProvider } from './attempt.operations.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';

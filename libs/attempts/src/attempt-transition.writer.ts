@@ -8,8 +8,8 @@ import type { AttemptStatus } from './rules/attempt-status.js';
 import { isTerminal } from './rules/attempt-status.js';
 import { canTransition, type TransitionCause } from './rules/attempt-state-machine.js';
 import { IllegalTransitionError } from './attempts.errors.js';
-import { releaseFailedRefund } from './refund-commitment.js';
-import { settlePayoutReservation } from './payout-reservation.js';
+import { releaseFailedRefund } from './refund-commitment.releaser.js';
+import { settlePayoutReservation } from './payout-reservation.settler.js';
 
 export interface AttemptTransition {
   attemptId: string;

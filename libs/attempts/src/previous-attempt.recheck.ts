@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ChargeAttemptEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup } from '@app/gateways';
-import { loadAttemptTarget, lookupAtProvider } from './attempt-operations.js';
+import { loadAttemptTarget, lookupAtProvider } from './attempt.operations.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';

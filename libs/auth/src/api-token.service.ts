@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '@app/common';
 import { ApiTokenEntity, isUniqueViolation, preparedQuery, type ApiRole } from '@app/database';
 import type { Actor } from './actor.js';
-import { generateToken, hashToken } from './token-hash.js';
+import { generateToken, hashToken } from './token.hash.js';
 
 export class TokenNameTakenError extends DomainError {
   readonly code = 'token_name_taken';

@@ -7,7 +7,7 @@ import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/datab
 import { GatewayRegistry } from '@app/gateways';
 import { refundSummariesOf } from '@app/refunds';
 import { ChargeExistsError, InvalidChargeFieldError } from './charges.errors.js';
-import { toChargeView, type ChargeView } from './charge-view.js';
+import { toChargeView, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';
 
 export interface NewCharge {

@@ -2,7 +2,7 @@ export { DatabaseModule } from './database.module.js';
 export { dataSourceOptions } from './data-source-options.js';
 export { ensureDatabase } from './ensure-database.js';
 export { migrateDatabase, revertLastMigration } from './migrate.js';
-export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.js';
+export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.check.js';
 export { uniqueOrNull } from './savepoint.js';
 export { ChargeEntity } from './entities/charge.entity.js';
 export { ChargeAttemptEntity, type AttemptStatusColumn, type AttemptOperationColumn } from './entities/charge-attempt.entity.js';
@@ -23,5 +23,5 @@ export { RefundProposalEntity, type RefundProposalState } from './entities/refun
 export { ReconciliationMoneyMovementEntity } from './entities/reconciliation-money-movement.entity.js';
 export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
 export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';
-export { preparedQuery } from './prepared-query.js';
+export { preparedQuery } from './prepared.query.js';
 export { msInterval } from './ms-interval.sql.js';

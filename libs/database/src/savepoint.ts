@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { isUniqueViolation } from './unique-violation.js';
+import { isUniqueViolation } from './unique-violation.check.js';
 
 /**
  * Runs `write` inside a savepoint of the caller's transaction. A unique violation (the database refusing a

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { loadEfiClientCertificate } from './efi/efi-client-certificate.js';
+import { loadEfiClientCertificate } from './efi/efi-client.certificate.js';
 import { EfiPixGateway } from './efi/efi-pix.gateway.js';
 import { PixPayoutGateway } from './pix-payout-gateway.port.js';
-import { GatewayRegistry } from './gateway-registry.js';
+import { GatewayRegistry } from './gateway.registry.js';
 import { PaymentGateway } from './payment-gateway.port.js';
 import { StripeGateway } from './stripe/stripe.gateway.js';
 import { AsaasGateway } from './asaas/asaas.gateway.js';

@@ -1,6 +1,6 @@
 import { DomainError } from '@app/common';
-import type { GatewayCallResult, ProviderOutcome } from './gateway-call-result.js';
-import type { GatewayCapabilities } from './gateway-capabilities.js';
+import type { GatewayCallResult, ProviderOutcome } from './gateway-call.result.js';
+import type { GatewayCapabilities } from './gateway.capabilities.js';
 import { StatementUnsupportedError } from './statement.errors.js';
 
 /** Exactly what is sent to the provider for one attempt; stored on the attempt and resent byte for byte. */

@@ -7,7 +7,7 @@ import { ChargeAttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { AccountsService } from '@app/ledger';
 import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
-import { toPayoutView, type PayoutView } from './payout-view.js';
+import { toPayoutView, type PayoutView } from './payout.view.js';
 import { InvalidPixKeyError, PayoutNotFoundError } from './payouts.errors.js';
 import { pixKeyProblem } from './rules/pix-key.js';
 

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
-import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement-matching.js';
-import { STAGING_TABLE } from './statement-staging.js';
+import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
+import { STAGING_TABLE } from './statement.staging.js';
 
 /**
  * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the

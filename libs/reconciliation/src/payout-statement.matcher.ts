@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
-import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement-matching.js';
-import { STAGING_TABLE } from './statement-staging.js';
+import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
+import { STAGING_TABLE } from './statement.staging.js';
 
 /**
  * Pix payouts: the provider's executed transfers (`payout` lines, negative: money that left) against our payout

@@ -4,13 +4,13 @@ import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry } from '@app/gateways';
-import type { ClaimedRun } from './reconciliation-lease.js';
+import type { ClaimedRun } from './reconciliation-run.lease.js';
 import { dayWindow } from './rules/reconciliation-day.js';
-import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement-staging.js';
+import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement.staging.js';
 import { CHARGE_STATEMENT_MATCHER } from './charge-statement.matcher.js';
 import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
-import { divergenceCountsOf, type MatchScope } from './statement-matching.js';
-import { openStatement } from './statement-reader.js';
+import { divergenceCountsOf, type MatchScope } from './statement.matching.js';
+import { openStatement } from './statement.sources.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 import { msInterval } from '@app/database';
 

@@ -6,11 +6,11 @@ import { AppConfig } from '@app/config';
 import { isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry, StatementUnsupportedError, type StatementSource } from '@app/gateways';
 import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
-import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-lease.js';
+import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-run.lease.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
 import { isCalendarDay } from './rules/reconciliation-day.js';
 import { statementSourceFor } from './rules/statement-source.js';
-import { statementSourcesOf } from './statement-reader.js';
+import { statementSourcesOf } from './statement.sources.js';
 
 export interface RunRequest {
   provider: string;

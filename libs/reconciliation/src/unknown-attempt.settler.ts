@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ProviderFactApplier } from '@app/attempts';
 import { closeOpenReviewItem } from './review-item.closer.js';
-import type { SettleCandidate } from './statement-matching.js';
+import type { SettleCandidate } from './statement.matching.js';
 
 /**
  * A statement line carrying a still-unknown attempt's reference is the provider's own record that the money

@@ -5,7 +5,7 @@ import { AttemptSender } from '@app/attempts';
 import { ChargeAttemptEntity, RefundEntity } from '@app/database';
 import { RefundOpener, type NewRefund } from './refund-opener.service.js';
 import { refundHasOpenReviewItem } from './refund-review.query.js';
-import { toRefundView, type RefundView } from './refund-view.js';
+import { toRefundView, type RefundView } from './refund.view.js';
 import { RefundNotFoundError } from './refunds.errors.js';
 
 /**

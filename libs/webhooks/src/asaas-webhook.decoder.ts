@@ -1,5 +1,5 @@
 import { mapAsaasPaymentStatus, reaisToCents, verifyAsaasWebhookToken } from '@app/gateways';
-import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
 /**

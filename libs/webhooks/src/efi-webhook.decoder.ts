@@ -1,5 +1,5 @@
 import { attemptIdFromIdEnvio, mapEfiPixStatus, valorToCents, verifyAsaasWebhookToken as sameSecret } from '@app/gateways';
-import type { ProviderWebhookEvent } from './provider-webhook-event.js';
+import type { ProviderWebhookEvent } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders, type WebhookTransport } from './webhook-decoder.port.js';
 
 export interface EfiWebhookAuth {

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { RefundFact } from './provider-webhook-event.js';
+import type { RefundFact } from './provider-webhook.event.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,5 @@
 import { mapStripeRefundStatus, verifyStripeSignature } from '@app/gateways';
-import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
 /** Stripe event types we act on, and what each proves about the payment intent. */

@@ -1,4 +1,4 @@
-import type { ProviderWebhookEvent } from './provider-webhook-event.js';
+import type { ProviderWebhookEvent } from './provider-webhook.event.js';
 
 export type DecodedWebhook =
   /** `more`: further events of one delivery (Efí batches several Pix in one notification). */

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition, type LockedAttempt } from '@app/attempts';
-import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook-event.js';
+import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook.event.js';
 import type { WebhookHeaders, WebhookTransport } from './webhook-decoder.port.js';
 import { WebhookDecoderRegistry } from './webhook-decoder.registry.js';
 import { matchRefundAttempt, proposalRefundsExplain, refundedTotalExplained } from './our-refunds.query.js';

@@ -1,6 +1,6 @@
 import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { readStatementPage, type StatementPage } from '../statement/statement-page.retry.js';
-import { readPayment } from './asaas-response.js';
+import { readPayment } from './asaas-payment.response.js';
 import { mapAsaasPaymentStatus } from './asaas-status.js';
 import { dayIn, noonOf } from './asaas-days.js';
 

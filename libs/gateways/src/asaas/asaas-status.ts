@@ -1,4 +1,4 @@
-import type { ProviderOutcome } from '../gateway-call-result.js';
+import type { ProviderOutcome } from '../gateway-call.result.js';
 
 /** Every Asaas payment status provider-contracts.md §3 lists. */
 export const ASAAS_PAYMENT_STATUSES = [

@@ -1,4 +1,4 @@
-import type { ProviderOutcome } from '../gateway-call-result.js';
+import type { ProviderOutcome } from '../gateway-call.result.js';
 
 /** Efí's status of a sent Pix (provider-contracts.md §4b) on our states; anything else is not a fact. */
 export function mapEfiPixStatus(status: unknown): ProviderOutcome | null {

@@ -1,14 +1,14 @@
-import type { GatewayCallResult } from '../gateway-call-result.js';
-import type { GatewayCapabilities } from '../gateway-capabilities.js';
+import type { GatewayCallResult } from '../gateway-call.result.js';
+import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import type { LookupResult } from '../payment-gateway.port.js';
-import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http-client.js';
+import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http.client.js';
 import { PixPayoutGateway, type PixSendRequest, type SentPixLine } from '../pix-payout-gateway.port.js';
 import { StatementUnavailableError } from '../statement.errors.js';
 import { EFI_PIX_CAPABILITIES } from './efi.capabilities.js';
 import { centsToValor } from './efi-amount.js';
 import { idEnvioForAttempt } from './efi-id-envio.js';
 import { EfiOAuthClient } from './efi-oauth.client.js';
-import { readSentPixPage, toLookupResult, toSendPixResult } from './efi-pix-response.js';
+import { readSentPixPage, toLookupResult, toSendPixResult } from './efi-pix.response.js';
 
 export interface EfiPixGatewaySettings {
   /** `https://pix.api.efipay.com.br` (sandbox `https://pix-h.api.efipay.com.br`) or the simulator's. */

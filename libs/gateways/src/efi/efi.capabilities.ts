@@ -1,4 +1,4 @@
-import type { GatewayCapabilities } from '../gateway-capabilities.js';
+import type { GatewayCapabilities } from '../gateway.capabilities.js';
 
 const HOUR_MS = 3_600_000;
 

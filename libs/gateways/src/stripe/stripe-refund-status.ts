@@ -1,4 +1,4 @@
-import type { ProviderOutcome } from '../gateway-call-result.js';
+import type { ProviderOutcome } from '../gateway-call.result.js';
 
 /** Every Refund status Stripe documents (provider-contracts.md §1). */
 export type StripeRefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeStripeRefund } from './stripe-refund-encoding.js';
+import { encodeStripeRefund } from './stripe-refund.encoding.js';
 import { mapStripeRefundStatus } from './stripe-refund-status.js';
-import { toCreateRefundResult } from './stripe-refund-response.js';
+import { toCreateRefundResult } from './stripe-refund.response.js';
 
 describe('Stripe refunds', () => {
   it('encodes a refund in one fixed order with its amount and our references', () => {

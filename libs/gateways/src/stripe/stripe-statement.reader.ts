@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse';
-import type { ProviderHttpClient } from '../http/provider-http-client.js';
+import type { ProviderHttpClient } from '../http/provider-http.client.js';
 import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { StatementUnavailableError } from '../statement.errors.js';
 import { readStatementPage } from '../statement/statement-page.retry.js';
-import { readPage } from './stripe-lookup-results.js';
-import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement-lines.js';
+import { readPage } from './stripe-lookup.results.js';
+import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement.lines.js';
 
 export interface StripeStatementSettings {
   apiBase: string;

@@ -1,4 +1,4 @@
-import type { ProviderOutcome } from '../gateway-call-result.js';
+import type { ProviderOutcome } from '../gateway-call.result.js';
 
 /** Every PaymentIntent status Stripe documents. */
 export type StripeIntentStatus =

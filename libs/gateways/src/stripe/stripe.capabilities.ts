@@ -1,4 +1,4 @@
-import type { GatewayCapabilities } from '../gateway-capabilities.js';
+import type { GatewayCapabilities } from '../gateway.capabilities.js';
 
 export interface StripeCapabilitySettings {
   keyLifetimeMs?: number;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { startSimulator } from '@app/simulator';
 import type { Simulator } from '@app/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GatewayCallResult } from '../gateway-call-result.js';
+import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { AttemptReference, ChargeRequest } from '../payment-gateway.port.js';
 import { StripeGateway } from './stripe.gateway.js';
 import type { StripeGatewaySettings } from './stripe.gateway.js';

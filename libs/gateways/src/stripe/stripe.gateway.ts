@@ -1,17 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import type { GatewayCallResult } from '../gateway-call-result.js';
-import type { GatewayCapabilities } from '../gateway-capabilities.js';
+import type { GatewayCallResult } from '../gateway-call.result.js';
+import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
 import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
-import { ProviderHttpClient } from '../http/provider-http-client.js';
+import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
-import { encodeStripeCharge } from './stripe-charge-encoding.js';
-import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-response.js';
-import { elapsedSince, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup-results.js';
-import type { PageOutcome } from './stripe-lookup-results.js';
-import { encodeStripeRefund } from './stripe-refund-encoding.js';
-import { findStripeRefund } from './stripe-refund-lookup.js';
-import { toCreateRefundResult } from './stripe-refund-response.js';
+import { encodeStripeCharge } from './stripe-charge.encoding.js';
+import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-intent.response.js';
+import { elapsedSince, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup.results.js';
+import type { PageOutcome } from './stripe-lookup.results.js';
+import { encodeStripeRefund } from './stripe-refund.encoding.js';
+import { findStripeRefund } from './stripe-refund.lookup.js';
+import { toCreateRefundResult } from './stripe-refund.response.js';
 import { StripeStatementReader } from './stripe-statement.reader.js';
 
 export interface StripeGatewaySettings {

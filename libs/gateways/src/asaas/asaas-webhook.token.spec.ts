@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyAsaasWebhookToken } from './asaas-webhook-token.js';
+import { verifyAsaasWebhookToken } from './asaas-webhook.token.js';
 
 describe('verifyAsaasWebhookToken', () => {
   const token = 'whk_token_0123456789abcdef';

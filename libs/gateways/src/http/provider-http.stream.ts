@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { ProviderHttpRequest, ProviderHttpTimeouts } from './provider-http-client.js';
+import type { ProviderHttpRequest, ProviderHttpTimeouts } from './provider-http.client.js';
 
 /**
  * A call whose response body is handed over as a stream (a statement file can be hundreds of megabytes).

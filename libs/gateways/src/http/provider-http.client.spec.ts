@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONNECT_TIMEOUT, ProviderHttpClient, READ_TIMEOUT } from './provider-http-client.js';
+import { CONNECT_TIMEOUT, ProviderHttpClient, READ_TIMEOUT } from './provider-http.client.js';
 
 const client = new ProviderHttpClient({ connectTimeoutMs: 200, readTimeoutMs: 150 });
 const servers: net.Server[] = [];

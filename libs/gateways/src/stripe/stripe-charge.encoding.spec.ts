@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChargeRequest } from '../payment-gateway.port.js';
-import { encodeStripeCharge } from './stripe-charge-encoding.js';
+import { encodeStripeCharge } from './stripe-charge.encoding.js';
 
 const request: ChargeRequest = {
   attemptId: 'att_1',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderHttpResult } from '../http/provider-http-client.js';
-import { readEfiError, toLookupResult, toSendPixResult } from './efi-pix-response.js';
+import type { ProviderHttpResult } from '../http/provider-http.client.js';
+import { readEfiError, toLookupResult, toSendPixResult } from './efi-pix.response.js';
 
 const ID = '3f2a9c1d0b4e4c8a9d7e1a2b3c4d5e6f';
 const response = (status: number, body: unknown): ProviderHttpResult => ({

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signStripePayload, verifyStripeSignature } from './stripe-webhook-signature.js';
+import { signStripePayload, verifyStripeSignature } from './stripe-webhook.signature.js';
 
 const secret = 'whsec_test_secret';
 const body = '{"id":"evt_1","object":"event","type":"payment_intent.succeeded"}';

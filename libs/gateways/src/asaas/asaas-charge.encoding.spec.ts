@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChargeRequest } from '../payment-gateway.port.js';
-import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge-encoding.js';
+import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge.encoding.js';
 
 const request: ChargeRequest = {
   attemptId: '7a1f0c3e-0000-4000-8000-000000000001',

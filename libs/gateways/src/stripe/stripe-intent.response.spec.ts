@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderHttpResult } from '../http/provider-http-client.js';
-import { readIntent, redactIntentSecrets, toCreateChargeResult, toProviderCharge } from './stripe-response.js';
+import type { ProviderHttpResult } from '../http/provider-http.client.js';
+import { readIntent, redactIntentSecrets, toCreateChargeResult, toProviderCharge } from './stripe-intent.response.js';
 
 const intent = {
   id: 'pi_1',

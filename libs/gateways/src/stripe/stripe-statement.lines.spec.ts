@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementLineFormatError, lineFromBalanceTransaction, lineFromReportRow, majorToMinorUnits } from './stripe-statement-lines.js';
+import { StatementLineFormatError, lineFromBalanceTransaction, lineFromReportRow, majorToMinorUnits } from './stripe-statement.lines.js';
 
 describe('majorToMinorUnits: the report CSV gives major units, we keep minor units', () => {
   it.each([

@@ -1,7 +1,7 @@
-import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
-import type { ProviderHttpResult } from '../http/provider-http-client.js';
-import { parseJson } from './stripe-response.js';
+import type { ProviderHttpResult } from '../http/provider-http.client.js';
+import { parseJson } from './stripe-intent.response.js';
 import { mapStripeRefundStatus } from './stripe-refund-status.js';
 
 /** The Refund fields the adapter reads. */

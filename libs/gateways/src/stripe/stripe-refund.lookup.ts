@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { LookupResult, ProviderCharge, RefundReference } from '../payment-gateway.port.js';
-import { lookupError, lookupResult } from './stripe-lookup-results.js';
-import type { PageOutcome } from './stripe-lookup-results.js';
-import { matchingRefunds, readRefund, refundAsProviderRecord } from './stripe-refund-response.js';
+import { lookupError, lookupResult } from './stripe-lookup.results.js';
+import type { PageOutcome } from './stripe-lookup.results.js';
+import { matchingRefunds, readRefund, refundAsProviderRecord } from './stripe-refund.response.js';
 
 type GetPage = (path: string, params: Record<string, string>) => Promise<PageOutcome>;
 

@@ -1,7 +1,7 @@
-import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
-import type { ProviderHttpResult } from '../http/provider-http-client.js';
-import { parseJson } from '../stripe/stripe-response.js';
+import type { ProviderHttpResult } from '../http/provider-http.client.js';
+import { parseJson } from '../stripe/stripe-intent.response.js';
 import { reaisToCents } from './asaas-amount.js';
 import { mapAsaasPaymentStatus } from './asaas-status.js';
 

@@ -1,6 +1,6 @@
-import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
-import type { ProviderHttpResult } from '../http/provider-http-client.js';
+import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { mapStripeIntentStatus } from './stripe-status.js';
 
 /** The PaymentIntent fields the adapter reads; everything else is kept only inside `raw`/`body`. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ProviderTlsOptions } from '../http/provider-http-client.js';
+import type { ProviderTlsOptions } from '../http/provider-http.client.js';
 
 /**
  * The account certificate Efí requires on every call (mutual TLS). A `.p12`/`.pfx` file is used as is (Efí hands

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { streamOnce, type ProviderHttpStreamResult } from './provider-http-stream.js';
+import { streamOnce, type ProviderHttpStreamResult } from './provider-http.stream.js';
 
 export interface ProviderHttpTimeouts {
   /** From the start of the call until the TCP (and TLS) connection is up. Short: nothing was sent yet. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyRow } from './statement-staging.js';
+import { copyRow } from './statement.staging.js';
 
 const line = {
   lineId: 'txn_1', kind: 'charge' as const, providerChargeId: 'pi_1', attemptId: '0F8FAD5B-D9CB-469F-A165-70867728950E', chargeId: 'not-a-uuid',

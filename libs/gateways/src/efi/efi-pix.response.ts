@@ -1,8 +1,8 @@
-import type { GatewayCallResult, ProviderError } from '../gateway-call-result.js';
+import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
 import type { SentPixLine } from '../pix-payout-gateway.port.js';
-import type { ProviderHttpResult } from '../http/provider-http-client.js';
-import { parseJson } from '../stripe/stripe-response.js';
+import type { ProviderHttpResult } from '../http/provider-http.client.js';
+import { parseJson } from '../stripe/stripe-intent.response.js';
 import { valorToCents } from './efi-amount.js';
 import { attemptIdFromIdEnvio } from './efi-id-envio.js';
 import { mapEfiPixStatus } from './efi-pix-status.js';
