@@ -180,7 +180,7 @@ describe('Asaas charges: fields the provider needs, refused with a 400 naming th
       const queue = stack.app.get<Queue & { limiter?: unknown }>(getQueueToken(resolutionQueueFor(provider)), { strict: false });
       expect(queue.limiter).toEqual(smoothLimiter(registry.forAttempt(provider).capabilities.queryRatePerSecond));
     }
-    expect(registry.get('asaas').capabilities).toMatchObject({ nativeIdempotency: false, lookupByReference: 'lagging_search', webhookAuth: 'static_token' });
+    expect(registry.get('asaas').capabilities).toMatchObject({ nativeIdempotency: false, lookupByReference: 'lagging_search' });
   });
 });
 

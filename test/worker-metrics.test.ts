@@ -64,7 +64,7 @@ describe('the worker process serves /health and /metrics on WORKER_HTTP_PORT', (
     expect(sample(after, 'charge_once_resolution_decisions_total', { provider: 'stripe', action: 'apply' })).toBe(1);
     expect(sample(after, 'charge_once_provider_calls_total', { provider: 'stripe', kind: 'lookup', outcome: 'found' })).toBe(1);
     // Queue depth comes from Redis at scrape time, one series per queue and state.
-    for (const queue of ['attempt-submit', 'attempt-resolution-stripe', 'attempt-resolution-asaas', 'maintenance']) {
+    for (const queue of ['attempt-submit', 'attempt-resolution-stripe', 'attempt-resolution-asaas']) {
       expect(sample(after, 'charge_once_queue_jobs', { queue, state: 'waiting' }), queue).toBeTypeOf('number');
     }
   });

@@ -8,7 +8,6 @@ export { openReviewItem } from './review-item.opener.js';
 export { lockChargeAndAttempt, type LockedAttempt } from './charge-lock.query.js';
 export * from './rules/index.js';
 export * from './attempts.errors.js';
-export { insertAttempt } from './attempt.insert.js';
 export { insertClaimedAttempt } from './claimed-attempt.insert.js';
 export { chargeHasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './charge-review.query.js';
 export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt.operations.js';

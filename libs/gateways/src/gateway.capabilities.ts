@@ -6,8 +6,6 @@ export interface GatewayCapabilities {
   nativeIdempotency: boolean;
   /** How long the provider remembers a key; past it (minus a margin) a resend could create a second charge. */
   keyLifetimeMs: number;
-  /** A 5xx is stored against the key and replayed, so resending the same key cannot succeed. */
-  replays5xx: boolean;
   /** Lookup by our reference, and whether its answer can lag behind creates. */
   lookupByReference: 'consistent_list' | 'lagging_search' | 'none';
   /**
@@ -18,7 +16,6 @@ export interface GatewayCapabilities {
   consistencyWindowMs: number;
   /** Queries per second allowed across all workers. */
   queryRatePerSecond: number;
-  webhookAuth: 'hmac_sha256_timestamped' | 'static_token' | 'mtls';
   /** Where a day's statement can be read for reconciliation; empty when the adapter cannot read one yet. */
   statementSources: ReadonlyArray<'api' | 'report'>;
 }

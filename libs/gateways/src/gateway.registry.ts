@@ -37,12 +37,6 @@ export class GatewayRegistry {
     return gateway;
   }
 
-  payout(provider: string): PixPayoutGateway {
-    const gateway = this.payoutsByName.get(provider);
-    if (!gateway) throw new UnknownProviderError(provider, [...this.payoutsByName.keys()]);
-    return gateway;
-  }
-
   get(provider: string): PaymentGateway {
     const gateway = this.byName.get(provider);
     if (!gateway) throw new UnknownProviderError(provider, this.names());

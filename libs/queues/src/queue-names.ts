@@ -1,6 +1,5 @@
 /** Queue names in one place: the api enqueues, the worker processes. */
 export const SUBMIT_QUEUE = 'attempt-submit';
-export const MAINTENANCE_QUEUE = 'maintenance';
 
 /**
  * Resolution queries go to one queue per provider, because Bull's rate limiter is per queue and each
@@ -14,4 +13,4 @@ export function resolutionQueueFor(provider: string): string {
 }
 
 /** Every queue, for the queue board and the queue depth gauge. */
-export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, MAINTENANCE_QUEUE, ...RESOLUTION_PROVIDERS.map(resolutionQueueFor)];
+export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, ...RESOLUTION_PROVIDERS.map(resolutionQueueFor)];

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
 import { GatewayRegistry } from '@app/gateways';
 import { smoothLimiter } from './rules/smooth-limiter.js';
-import { MAINTENANCE_QUEUE, RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
+import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 /**
  * The Redis connection every queue shares. Redis is only a reminder: the database is the source of
@@ -21,7 +21,7 @@ import { MAINTENANCE_QUEUE, RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueF
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),
-    BullModule.registerQueue({ name: SUBMIT_QUEUE }, { name: MAINTENANCE_QUEUE }),
+    BullModule.registerQueue({ name: SUBMIT_QUEUE }),
     // Bull's limiter lives in Redis, so each provider's query budget (a capability of its adapter) holds
     // across every worker process: a backlog of unknowns cannot get the account blocked.
     BullModule.registerQueueAsync(

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ATTEMPT_STATUSES } from '@app/attempts/rules';
 import type { AttemptView, ChargeView } from '@app/charges';
 
 /** OpenAPI shape of one attempt in a charge view. */
@@ -6,7 +7,7 @@ export class AttemptViewDto implements AttemptView {
   @ApiProperty() id: string;
   @ApiProperty({ description: 'sent as Idempotency-Key on every send of this attempt' }) idempotencyKey: string;
   @ApiProperty({ example: 'stripe' }) provider: string;
-  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ATTEMPT_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true, example: 'pi_3Nf...' }) providerChargeId: string | null;
   @ApiProperty() httpAttempts: number;
   @ApiProperty({ type: Object, nullable: true }) lastError: object | null;

@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ATTEMPT_STATUSES } from '@app/attempts/rules';
 import type { PayoutAttemptView, PayoutStatus, PayoutView } from '@app/payouts';
 
 export class PayoutAttemptViewDto implements PayoutAttemptView {
   @ApiProperty() id: string;
   @ApiProperty({ description: 'the Pix transfer id sent to the provider (Efí idEnvio): the attempt id as 32 hex characters' }) transferId: string;
   @ApiProperty({ example: 'efi' }) provider: string;
-  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ATTEMPT_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true, description: "the provider's end-to-end id once known" }) endToEndId: string | null;
   @ApiProperty() httpAttempts: number;
   @ApiProperty({ type: Object, nullable: true }) lastError: object | null;

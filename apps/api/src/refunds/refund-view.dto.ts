@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ATTEMPT_STATUSES } from '@app/attempts/rules';
 import type { RefundAttemptView, RefundStatus, RefundView } from '@app/refunds';
 
 /** OpenAPI shape of a refund attempt (the same attempt model as a charge's). */
@@ -6,7 +7,7 @@ export class RefundAttemptViewDto implements RefundAttemptView {
   @ApiProperty() id: string;
   @ApiProperty() idempotencyKey: string;
   @ApiProperty({ example: 'stripe' }) provider: string;
-  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ATTEMPT_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true, example: 're_3Nf...' }) providerRefundId: string | null;
   @ApiProperty() httpAttempts: number;
   @ApiProperty({ type: Object, nullable: true }) lastError: object | null;

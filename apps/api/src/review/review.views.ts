@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ATTEMPT_STATUSES } from '@app/attempts/rules';
 
 /** OpenAPI shapes of the review endpoints' answers (the services return plain objects of these shapes). */
 export class ReviewDecisionViewDoc {
@@ -15,7 +16,7 @@ export class ReviewItemViewDoc {
   @ApiProperty({ example: 'tries_exhausted' }) reason: string;
   @ApiProperty({ enum: ['open', 'claimed', 'awaiting_second', 'closed'] }) state: string;
   @ApiProperty({ format: 'uuid' }) attemptId: string;
-  @ApiProperty({ enum: ['pending', 'unknown', 'succeeded', 'failed'] }) attemptStatus: string;
+  @ApiProperty({ enum: ATTEMPT_STATUSES }) attemptStatus: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for the refund of an executed refund proposal (no charge of ours)' }) chargeId: string | null;
   @ApiProperty() provider: string;
   @ApiProperty() amountCents: number;

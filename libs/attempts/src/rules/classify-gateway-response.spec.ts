@@ -24,42 +24,42 @@ const connectionReset: GatewayCallResult = { kind: 'no_response', errorCode: 'EC
 const pi = 'pi_123';
 const idempotencyError: ProviderError = { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters' };
 
-type Expected = Pick<AttemptOutcome, 'status' | 'retry' | 'reason'> & { providerChargeId?: string | null };
+type Expected = Pick<AttemptOutcome, 'status' | 'reason'> & { providerChargeId?: string | null };
 
 // One row per case of DESIGN.md section 3, plus the statuses it leaves implicit.
 const table: [string, GatewayCallResult, Expected][] = [
-  ['could not connect: nothing was sent, resend later with the same key', connectFailed, { status: 'pending', retry: 'backoff', reason: 'connect_failed' }],
-  ['read timeout after sending: the charge may exist', readTimeout, { status: 'unknown', retry: 'none', reason: 'no_response' }],
-  ['connection reset after sending: the charge may exist', connectionReset, { status: 'unknown', retry: 'none', reason: 'no_response' }],
-  ['201 with a succeeded charge', response(201, { providerOutcome: 'succeeded', providerChargeId: pi }), { status: 'succeeded', retry: 'none', reason: 'created', providerChargeId: pi }],
-  ['200 replay of a succeeded charge', response(200, { providerOutcome: 'succeeded', providerChargeId: pi, replayed: true }), { status: 'succeeded', retry: 'none', reason: 'created', providerChargeId: pi }],
-  ['200 with a charge the provider already failed', response(200, { providerOutcome: 'failed', providerChargeId: pi }), { status: 'failed', retry: 'none', reason: 'provider_failed', providerChargeId: pi }],
-  ['200 with a charge still pending (3-D Secure, processing)', response(200, { providerOutcome: 'pending', providerChargeId: pi }), { status: 'unknown', retry: 'none', reason: 'created_not_final', providerChargeId: pi }],
-  ['200 whose body named no status', response(200, { providerChargeId: pi }), { status: 'unknown', retry: 'none', reason: 'created_not_final', providerChargeId: pi }],
-  ['400 validation error', response(400, { error: { type: 'invalid_request_error', code: 'parameter_missing' } }), { status: 'failed', retry: 'none', reason: 'validation_error' }],
-  ['400 idempotency_error: payload changed under the key, the first request may have charged', response(400, { error: idempotencyError }), { status: 'unknown', retry: 'none', reason: 'idempotency_mismatch' }],
-  ['404 idempotency_error (stripe-node maps it too)', response(404, { error: idempotencyError }), { status: 'unknown', retry: 'none', reason: 'idempotency_mismatch' }],
-  ['400 rate_limit code: nothing processed', response(400, { error: { type: 'invalid_request_error', code: 'rate_limit' } }), { status: 'pending', retry: 'backoff', reason: 'rate_limited' }],
+  ['could not connect: nothing was sent, resend later with the same key', connectFailed, { status: 'pending', reason: 'connect_failed' }],
+  ['read timeout after sending: the charge may exist', readTimeout, { status: 'unknown', reason: 'no_response' }],
+  ['connection reset after sending: the charge may exist', connectionReset, { status: 'unknown', reason: 'no_response' }],
+  ['201 with a succeeded charge', response(201, { providerOutcome: 'succeeded', providerChargeId: pi }), { status: 'succeeded', reason: 'created', providerChargeId: pi }],
+  ['200 replay of a succeeded charge', response(200, { providerOutcome: 'succeeded', providerChargeId: pi, replayed: true }), { status: 'succeeded', reason: 'created', providerChargeId: pi }],
+  ['200 with a charge the provider already failed', response(200, { providerOutcome: 'failed', providerChargeId: pi }), { status: 'failed', reason: 'provider_failed', providerChargeId: pi }],
+  ['200 with a charge still pending (3-D Secure, processing)', response(200, { providerOutcome: 'pending', providerChargeId: pi }), { status: 'unknown', reason: 'created_not_final', providerChargeId: pi }],
+  ['200 whose body named no status', response(200, { providerChargeId: pi }), { status: 'unknown', reason: 'created_not_final', providerChargeId: pi }],
+  ['400 validation error', response(400, { error: { type: 'invalid_request_error', code: 'parameter_missing' } }), { status: 'failed', reason: 'validation_error' }],
+  ['400 idempotency_error: payload changed under the key, the first request may have charged', response(400, { error: idempotencyError }), { status: 'unknown', reason: 'idempotency_mismatch' }],
+  ['404 idempotency_error (stripe-node maps it too)', response(404, { error: idempotencyError }), { status: 'unknown', reason: 'idempotency_mismatch' }],
+  ['400 rate_limit code: nothing processed', response(400, { error: { type: 'invalid_request_error', code: 'rate_limit' } }), { status: 'pending', reason: 'rate_limited' }],
   // 401/403: the provider refused us before doing anything; resending the same key cannot help until
   // the configuration is fixed, and a later attempt is safe because nothing was created.
-  ['401 bad credentials: nothing was created', response(401, { error: { type: 'authentication_error' } }), { status: 'failed', retry: 'none', reason: 'authentication_error' }],
-  ['402 card declined, keeping the declined payment intent', response(402, { error: { type: 'card_error', declineCode: 'insufficient_funds' }, providerChargeId: pi }), { status: 'failed', retry: 'none', reason: 'declined', providerChargeId: pi }],
-  ['403 permission denied: nothing was created', response(403), { status: 'failed', retry: 'none', reason: 'permission_error' }],
+  ['401 bad credentials: nothing was created', response(401, { error: { type: 'authentication_error' } }), { status: 'failed', reason: 'authentication_error' }],
+  ['402 card declined, keeping the declined payment intent', response(402, { error: { type: 'card_error', declineCode: 'insufficient_funds' }, providerChargeId: pi }), { status: 'failed', reason: 'declined', providerChargeId: pi }],
+  ['403 permission denied: nothing was created', response(403), { status: 'failed', reason: 'permission_error' }],
   // 404: an unknown customer, payment method or route; the create never ran.
-  ['404 resource not found: nothing was created', response(404, { error: { type: 'invalid_request_error', code: 'resource_missing' } }), { status: 'failed', retry: 'none', reason: 'not_found' }],
-  ['422 unprocessable request', response(422), { status: 'failed', retry: 'none', reason: 'validation_error' }],
-  ['409 same key already in flight', response(409, { error: { code: 'idempotency_key_in_use' } }), { status: 'unknown', retry: 'none', reason: 'idempotency_conflict' }],
-  ['429 rate limited: nothing processed, resend with backoff', response(429), { status: 'pending', retry: 'backoff', reason: 'rate_limited' }],
-  ['500: the provider may have created it before failing', response(500), { status: 'unknown', retry: 'none', reason: 'server_error' }],
-  ['502 bad gateway', response(502), { status: 'unknown', retry: 'none', reason: 'server_error' }],
-  ['503 unavailable', response(503), { status: 'unknown', retry: 'none', reason: 'server_error' }],
-  ['504 gateway timeout', response(504), { status: 'unknown', retry: 'none', reason: 'server_error' }],
-  ['599 upper edge of 5xx', response(599), { status: 'unknown', retry: 'none', reason: 'server_error' }],
-  ['408 not in the definitive list: cannot prove nothing was created', response(408), { status: 'unknown', retry: 'none', reason: 'unexpected_status' }],
-  ['424 external dependency failed mid-request', response(424), { status: 'unknown', retry: 'none', reason: 'unexpected_status' }],
-  ['100 informational status', response(100), { status: 'unknown', retry: 'none', reason: 'unexpected_status' }],
-  ['302 redirect', response(302), { status: 'unknown', retry: 'none', reason: 'unexpected_status' }],
-  ['600 out of range', response(600), { status: 'unknown', retry: 'none', reason: 'unexpected_status' }],
+  ['404 resource not found: nothing was created', response(404, { error: { type: 'invalid_request_error', code: 'resource_missing' } }), { status: 'failed', reason: 'not_found' }],
+  ['422 unprocessable request', response(422), { status: 'failed', reason: 'validation_error' }],
+  ['409 same key already in flight', response(409, { error: { code: 'idempotency_key_in_use' } }), { status: 'unknown', reason: 'idempotency_conflict' }],
+  ['429 rate limited: nothing processed, resend with backoff', response(429), { status: 'pending', reason: 'rate_limited' }],
+  ['500: the provider may have created it before failing', response(500), { status: 'unknown', reason: 'server_error' }],
+  ['502 bad gateway', response(502), { status: 'unknown', reason: 'server_error' }],
+  ['503 unavailable', response(503), { status: 'unknown', reason: 'server_error' }],
+  ['504 gateway timeout', response(504), { status: 'unknown', reason: 'server_error' }],
+  ['599 upper edge of 5xx', response(599), { status: 'unknown', reason: 'server_error' }],
+  ['408 not in the definitive list: cannot prove nothing was created', response(408), { status: 'unknown', reason: 'unexpected_status' }],
+  ['424 external dependency failed mid-request', response(424), { status: 'unknown', reason: 'unexpected_status' }],
+  ['100 informational status', response(100), { status: 'unknown', reason: 'unexpected_status' }],
+  ['302 redirect', response(302), { status: 'unknown', reason: 'unexpected_status' }],
+  ['600 out of range', response(600), { status: 'unknown', reason: 'unexpected_status' }],
 ];
 
 describe('classifyGatewayResponse', () => {
@@ -75,10 +75,10 @@ describe('classifyGatewayResponse', () => {
     }
   });
 
-  it('asks for a resend only when the outcome stays pending', () => {
+  it('leaves an attempt pending (resent later) only when nothing reached the provider or it processed nothing', () => {
     for (const [, result] of table) {
-      const outcome = classifyGatewayResponse(result);
-      expect(outcome.retry === 'backoff').toBe(outcome.status === 'pending');
+      const { status, reason } = classifyGatewayResponse(result);
+      expect(status === 'pending').toBe(reason === 'connect_failed' || reason === 'rate_limited');
     }
   });
 

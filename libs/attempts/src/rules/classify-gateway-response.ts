@@ -7,9 +7,8 @@ import type { GatewayCallResult, ProviderError } from '@app/gateways';
  * only costs a query.
  */
 export interface AttemptOutcome {
+  /** `pending`: nothing was processed, resend later with the same key and payload. `unknown` is never resent, only queried. */
   status: 'succeeded' | 'failed' | 'unknown' | 'pending';
-  /** `backoff`: resend later with the same key and payload. Unknown outcomes are never resent, only queried. */
-  retry: 'none' | 'backoff';
   reason: AttemptOutcomeReason;
   providerChargeId: string | null;
   error: AttemptError | null;
@@ -43,52 +42,51 @@ const DEFINITIVE_REJECTIONS: Readonly<Record<number, AttemptOutcomeReason>> = {
 export function classifyGatewayResponse(result: GatewayCallResult): AttemptOutcome {
   if (result.kind === 'connect_failed') {
     // Nothing reached the provider: resending the same key and bytes later is safe.
-    return outcome('pending', 'backoff', 'connect_failed', null, transportError(result));
+    return outcome('pending', 'connect_failed', null, transportError(result));
   }
   if (result.kind === 'no_response') {
     // The request may have arrived and created a charge: only a lookup can tell.
-    return outcome('unknown', 'none', 'no_response', null, transportError(result));
+    return outcome('unknown', 'no_response', null, transportError(result));
   }
 
   const { httpStatus, providerChargeId } = result;
   const error: AttemptError = { httpStatus, ...result.error };
   if (httpStatus >= 200 && httpStatus < 300) {
     const detail = result.error ? error : null;
-    if (result.providerOutcome === 'succeeded') return outcome('succeeded', 'none', 'created', providerChargeId, detail);
-    if (result.providerOutcome === 'failed') return outcome('failed', 'none', 'provider_failed', providerChargeId, detail);
+    if (result.providerOutcome === 'succeeded') return outcome('succeeded', 'created', providerChargeId, detail);
+    if (result.providerOutcome === 'failed') return outcome('failed', 'provider_failed', providerChargeId, detail);
     // Created but not final (3-D Secure, processing, or a body we could not read): the charge exists,
     // so it must not be resent; resolution or a webhook will learn how it ended.
-    return outcome('unknown', 'none', 'created_not_final', providerChargeId, detail);
+    return outcome('unknown', 'created_not_final', providerChargeId, detail);
   }
   // A payload changed under a key is our bug, not a decline: the first request with this key may
   // have created a charge, so failing the attempt (and opening a new key) could charge twice.
   // Stripe sends it as 400, and stripe-node also maps 404 with this type.
   if (httpStatus >= 400 && httpStatus < 500 && result.error?.type === 'idempotency_error') {
-    return outcome('unknown', 'none', 'idempotency_mismatch', providerChargeId, error);
+    return outcome('unknown', 'idempotency_mismatch', providerChargeId, error);
   }
   // Stripe may signal rate limiting as 400 `rate_limit`; like 429, nothing was processed.
   if (httpStatus === 429 || (httpStatus === 400 && result.error?.code === 'rate_limit')) {
-    return outcome('pending', 'backoff', 'rate_limited', null, error);
+    return outcome('pending', 'rate_limited', null, error);
   }
   // Another request with this key is in flight: it may be creating the charge right now.
-  if (httpStatus === 409) return outcome('unknown', 'none', 'idempotency_conflict', providerChargeId, error);
+  if (httpStatus === 409) return outcome('unknown', 'idempotency_conflict', providerChargeId, error);
   const rejection = DEFINITIVE_REJECTIONS[httpStatus];
   // A 402 decline keeps the provider's charge id: Stripe creates the payment intent before declining.
-  if (rejection !== undefined) return outcome('failed', 'none', rejection, providerChargeId, error);
+  if (rejection !== undefined) return outcome('failed', rejection, providerChargeId, error);
   // The provider may have created the charge before failing.
-  if (httpStatus >= 500 && httpStatus < 600) return outcome('unknown', 'none', 'server_error', providerChargeId, error);
+  if (httpStatus >= 500 && httpStatus < 600) return outcome('unknown', 'server_error', providerChargeId, error);
   // 1xx, 3xx and 4xx outside the list above (408, 424, ...): we cannot prove nothing was created.
-  return outcome('unknown', 'none', 'unexpected_status', providerChargeId, error);
+  return outcome('unknown', 'unexpected_status', providerChargeId, error);
 }
 
 function outcome(
   status: AttemptOutcome['status'],
-  retry: AttemptOutcome['retry'],
   reason: AttemptOutcomeReason,
   providerChargeId: string | null,
   error: AttemptError | null,
 ): AttemptOutcome {
-  return { status, retry, reason, providerChargeId, error };
+  return { status, reason, providerChargeId, error };
 }
 
 function transportError(result: { errorCode: string; message: string }): AttemptError {

@@ -11,7 +11,6 @@ export const ASAAS_CAPABILITIES: GatewayCapabilities = {
   nativeIdempotency: false,
   // There is no key to outlive; with no native idempotency no rule reads this.
   keyLifetimeMs: 0,
-  replays5xx: false,
   // `GET /v3/payments?externalReference=` is a list, but its consistency right after a create is not
   // promised: a miss counts only once the consistency window has passed.
   lookupByReference: 'lagging_search',
@@ -19,7 +18,6 @@ export const ASAAS_CAPABILITIES: GatewayCapabilities = {
   // The account quota is 25,000 requests per 12 hours (about 0.6/s sustained) with bursts allowed;
   // 2/s drains a backlog without spending the day's quota in an hour.
   queryRatePerSecond: 2,
-  webhookAuth: 'static_token',
   // The payments received in a date range, paged; Asaas has no report file.
   statementSources: ['api'],
 };

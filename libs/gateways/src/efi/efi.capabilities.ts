@@ -9,16 +9,12 @@ export const EFI_PIX_CAPABILITIES: GatewayCapabilities = {
   // No retention is documented [U]: assume a day, like Stripe, so resends stop well before it could matter;
   // after that only a lookup resolves.
   keyLifetimeMs: 24 * HOUR_MS,
-  // Nothing says a 5xx is stored against the idEnvio [U]: a resend may execute, which the idEnvio makes safe.
-  replays5xx: false,
   // A direct read by idEnvio, not a search: no lag is documented [U]; a transfer still executing when our read
   // timed out is covered by the resolver's grace, as for every consistent lookup.
   lookupByReference: 'consistent_list',
   consistencyWindowMs: 0,
   // Efí publishes per-scope buckets, not a number for lookups [U]: stay modest.
   queryRatePerSecond: 10,
-  // Sent-Pix webhooks are authenticated by mutual TLS [V docs webhooks]; there is no payload signature.
-  webhookAuth: 'mtls',
   // The sent-Pix list (GET /v2/gn/pix/enviados, paged): no report file exists for it.
   statementSources: ['api'],
 };

@@ -12,14 +12,12 @@ export const STRIPE_CAPABILITIES: GatewayCapabilities = {
   nativeIdempotency: true,
   // Stripe may prune a key once it is 24 h old: a floor, so it is the lifetime we can count on.
   keyLifetimeMs: 24 * HOUR_MS,
-  replays5xx: true,
   // The list endpoint is not subject to search lag, so "not found" from it is trustworthy.
   lookupByReference: 'consistent_list',
   // The list never lags; a create still executing when our read timed out is covered by the resolver's grace.
   consistencyWindowMs: 0,
   // Below Stripe's 25 rps per-endpoint sandbox limit, leaving room for creates.
   queryRatePerSecond: 20,
-  webhookAuth: 'hmac_sha256_timestamped',
   // Balance transactions paged through the API, or the itemized balance change report file.
   statementSources: ['api', 'report'],
 };

@@ -69,12 +69,10 @@ describe('StripeGateway against the simulator', () => {
     expect(gateway({ queryRatePerSecond: 5 }).capabilities).toEqual({
       nativeIdempotency: true,
       keyLifetimeMs: 86_400_000,
-      replays5xx: true,
       lookupByReference: 'consistent_list',
       // A consistent list does not lag: only the resolver's grace holds a "not found" back.
       consistencyWindowMs: 0,
       queryRatePerSecond: 5,
-      webhookAuth: 'hmac_sha256_timestamped',
       statementSources: ['api', 'report'],
     });
   });

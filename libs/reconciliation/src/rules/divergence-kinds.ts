@@ -7,9 +7,6 @@
 export const DIVERGENCE_KINDS = ['provider_only', 'duplicate_charge', 'missing_at_provider', 'amount_mismatch', 'currency_mismatch'] as const;
 export type DivergenceKind = (typeof DIVERGENCE_KINDS)[number];
 
-/** Kinds where the provider holds money we did not mean to take: each gets a refund proposal. */
-export const REFUNDABLE_KINDS: readonly DivergenceKind[] = ['provider_only', 'duplicate_charge'];
-
 export function emptyDivergenceCounts(): Record<DivergenceKind, number> {
   return Object.fromEntries(DIVERGENCE_KINDS.map((kind) => [kind, 0])) as Record<DivergenceKind, number>;
 }
