@@ -1,4 +1,4 @@
-import { isRecord } from './control-input.js';
+import { isRecord } from '@app/common';
 import type { CreatePaymentParams } from './asaas-payment.js';
 
 export interface AsaasErrorBody {

@@ -1,10 +1,8 @@
+import { isRecord } from '@app/common';
+
 /** A control request the simulator cannot act on; the control API answers it with 400. */
 export class InvalidControlInput extends Error {
   readonly code = 'invalid_control_input';
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function requireRecord(value: unknown, what: string): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { InvalidControlInput, isRecord, optionalNumber, optionalString } from './control-input.js';
+import { isRecord } from '@app/common';
+import { InvalidControlInput, optionalNumber, optionalString } from './control-input.js';
 import type { PlantChargeInput } from './simulator-engine.js';
 import type { PlantAsaasPaymentInput } from './asaas-engine.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';

@@ -1,4 +1,5 @@
-import { InvalidControlInput, isRecord, optionalNumber, optionalString, requireRecord } from './control-input.js';
+import { isRecord } from '@app/common';
+import { InvalidControlInput, optionalNumber, optionalString, requireRecord } from './control-input.js';
 import { createPrng } from './prng.js';
 
 export const CREATE_FAULTS = [

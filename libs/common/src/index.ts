@@ -1,1 +1,2 @@
 export { DomainError, type DomainErrorKind } from './domain-error.js';
+export { isRecord, isUuid, parseJson } from './unknown-value.guards.js';

@@ -1,4 +1,5 @@
 import { mapAsaasPaymentStatus, reaisToCents, verifyAsaasWebhookToken } from '@app/gateways';
+import { isRecord } from '@app/common';
 import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
@@ -61,6 +62,3 @@ function readEvent(payload: unknown): ProviderWebhookEvent | null {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,4 +1,5 @@
 import { attemptIdFromIdEnvio, mapEfiPixStatus, valorToCents, verifyAsaasWebhookToken as sameSecret } from '@app/gateways';
+import { isRecord } from '@app/common';
 import type { ProviderWebhookEvent } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders, type WebhookTransport } from './webhook-decoder.port.js';
 
@@ -70,6 +71,3 @@ function readPix(entry: unknown): ProviderWebhookEvent | null {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

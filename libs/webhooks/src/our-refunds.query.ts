@@ -1,11 +1,10 @@
 import type { EntityManager } from 'typeorm';
+import { isUuid } from '@app/common';
 import type { RefundFact } from './provider-webhook.event.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Our refund attempt a refund event is about: by the reference we sent, then by the refund id we recorded. */
 export async function matchRefundAttempt(em: EntityManager, refund: RefundFact): Promise<string | null> {
-  const byReference = refund.attemptId && UUID.test(refund.attemptId) ? refund.attemptId : null;
+  const byReference = isUuid(refund.attemptId) ? refund.attemptId : null;
   const rows = await em.query<Array<{ id: string }>>(
     `SELECT id FROM charge_attempts WHERE operation = 'refund' AND (id = $1 OR provider_charge_id = $2)
       ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,

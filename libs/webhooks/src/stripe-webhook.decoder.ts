@@ -1,4 +1,5 @@
 import { mapStripeRefundStatus, verifyStripeSignature } from '@app/gateways';
+import { isRecord } from '@app/common';
 import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
@@ -94,6 +95,3 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

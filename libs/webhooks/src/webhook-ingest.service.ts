@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, openReviewItem, type FactDisposition, type LockedAttempt } from '@app/attempts';
+import { isUuid } from '@app/common';
 import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook.event.js';
 import type { WebhookHeaders, WebhookTransport } from './webhook-decoder.port.js';
 import { WebhookDecoderRegistry } from './webhook-decoder.registry.js';
@@ -20,8 +21,6 @@ type EventDecision =
   | { action: 'review'; reason: 'provider_refund' | 'dispute_opened' | 'dispute_closed' }
   /** The provider's refunded total, kept on the charge, is what our own refunds account for: nothing to decide. */
   | { action: 'recorded'; reason: 'refund_explained_by_ours' | 'refund_explained_by_proposal' };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Store, match, apply: all in one transaction, review item included, so a crash leaves nothing half done
@@ -141,7 +140,7 @@ export class WebhookIngestService {
 
   /** By our reference first, then by the provider's id. The applier locks what it decides on. */
   private async matchAttempt(em: EntityManager, event: ProviderWebhookEvent): Promise<string | null> {
-    const byReference = event.attemptId && UUID.test(event.attemptId) ? event.attemptId : null;
+    const byReference = isUuid(event.attemptId) ? event.attemptId : null;
     const rows = await em.query<Array<{ id: string }>>(
       `SELECT id FROM charge_attempts WHERE id = $1 OR provider_charge_id = $2 ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
       [byReference, event.providerChargeId],

@@ -1,7 +1,8 @@
+import { isRecord } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
+import { toCreateCallResult } from '../http/create-response.reading.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
-import { parseJson } from '../stripe/stripe-intent.response.js';
 import { reaisToCents } from './asaas-amount.js';
 import { mapAsaasPaymentStatus } from './asaas-status.js';
 
@@ -15,11 +16,6 @@ export interface AsaasPaymentView {
   externalReference: string | null;
 }
 
-const MAX_TEXT_BODY = 4096;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function readPayment(value: unknown): AsaasPaymentView | null {
   if (!isRecord(value) || typeof value.id !== 'string' || !value.id.startsWith('pay_')) return null;
@@ -58,17 +54,12 @@ export function readAsaasError(body: unknown): ProviderError | null {
 
 /** Reads a create call's result. Asaas never replays (there is no key to replay by). */
 export function toAsaasCreateResult(http: ProviderHttpResult): GatewayCallResult {
-  if (http.kind !== 'response') return http;
-  const json = parseJson(http.body);
-  const payment = readPayment(json);
-  return {
-    kind: 'response',
-    httpStatus: http.status,
-    durationMs: http.durationMs,
-    replayed: false,
-    providerChargeId: payment?.id ?? null,
-    providerOutcome: payment ? mapAsaasPaymentStatus(payment.status, payment.deleted) : null,
-    error: readAsaasError(json),
-    body: json === undefined ? http.body.slice(0, MAX_TEXT_BODY) : json,
-  };
+  return toCreateCallResult(http, (json) => {
+    const payment = readPayment(json);
+    return {
+      providerChargeId: payment?.id ?? null,
+      providerOutcome: payment ? mapAsaasPaymentStatus(payment.status, payment.deleted) : null,
+      error: readAsaasError(json),
+    };
+  });
 }

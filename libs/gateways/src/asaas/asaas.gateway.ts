@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
+import { parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
 import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup.results.js';
-import { parseJson } from '../stripe/stripe-intent.response.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
 import { asaasStatementLines } from './asaas-statement.reader.js';
 import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge.encoding.js';

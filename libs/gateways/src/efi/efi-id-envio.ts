@@ -1,4 +1,5 @@
-const UUID = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/i;
+import { isUuid } from '@app/common';
+
 const ID_ENVIO = /^[0-9a-f]{32}$/;
 
 /**
@@ -7,7 +8,7 @@ const ID_ENVIO = /^[0-9a-f]{32}$/;
  * and the provider can refuse to debit twice; and reversible, so a webhook or statement line names its attempt.
  */
 export function idEnvioForAttempt(attemptId: string): string {
-  if (!UUID.test(attemptId)) throw new RangeError(`attempt id must be a uuid to derive an idEnvio, got "${attemptId}"`);
+  if (!isUuid(attemptId)) throw new RangeError(`attempt id must be a uuid to derive an idEnvio, got "${attemptId}"`);
   return attemptId.replace(/-/g, '').toLowerCase();
 }
 

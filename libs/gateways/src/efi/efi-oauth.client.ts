@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { parseJson } from '@app/common';
 import type { ProviderHttpClient } from '../http/provider-http.client.js';
-import { parseJson } from '../stripe/stripe-intent.response.js';
 
 export type TokenOutcome =
   | { ok: true; accessToken: string }

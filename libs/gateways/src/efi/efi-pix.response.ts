@@ -1,17 +1,13 @@
+import { isRecord, parseJson } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
+import { toCreateCallResult } from '../http/create-response.reading.js';
 import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
 import type { SentPixLine } from '../pix-payout-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
-import { parseJson } from '../stripe/stripe-intent.response.js';
 import { valorToCents } from './efi-amount.js';
 import { attemptIdFromIdEnvio } from './efi-id-envio.js';
 import { mapEfiPixStatus } from './efi-pix-status.js';
 
-const MAX_TEXT_BODY = 4096;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
@@ -45,20 +41,11 @@ export function readSentPix(body: unknown): EfiSentPixView | null {
 
 /** Reads a send: a transport failure passes through; a response keeps its status, error and the sent Pix's state. */
 export function toSendPixResult(http: ProviderHttpResult): GatewayCallResult {
-  if (http.kind !== 'response') return http;
-  const json = parseJson(http.body);
-  const sent = http.status >= 200 && http.status < 300 ? readSentPix(json) : null;
-  return {
-    kind: 'response',
-    httpStatus: http.status,
-    durationMs: http.durationMs,
-    // Efí documents no replay marker: a repeated idEnvio is recognised by the state it returns, not a header.
-    replayed: false,
-    providerChargeId: sent?.endToEndId ?? null,
-    providerOutcome: sent ? mapEfiPixStatus(sent.status) : null,
-    error: readEfiError(json),
-    body: json === undefined ? http.body.slice(0, MAX_TEXT_BODY) : json,
-  };
+  // Efí documents no replay marker: a repeated idEnvio is recognised by the state it returns, not a header.
+  return toCreateCallResult(http, (json, response) => {
+    const sent = response.status >= 200 && response.status < 300 ? readSentPix(json) : null;
+    return { providerChargeId: sent?.endToEndId ?? null, providerOutcome: sent ? mapEfiPixStatus(sent.status) : null, error: readEfiError(json) };
+  });
 }
 
 /**

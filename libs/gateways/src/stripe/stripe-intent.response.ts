@@ -1,4 +1,6 @@
+import { isRecord } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
+import { toCreateCallResult } from '../http/create-response.reading.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { mapStripeIntentStatus } from './stripe-status.js';
@@ -11,21 +13,6 @@ export interface StripeIntentView {
   currency: string;
   metadata: Record<string, unknown>;
   hasLastPaymentError: boolean;
-}
-
-/** A non-JSON body (a proxy's HTML page, say) is kept as evidence, but only this much of it. */
-const MAX_TEXT_BODY = 4096;
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function readIntent(value: unknown): StripeIntentView | null {
@@ -66,7 +53,8 @@ export function toProviderCharge(intent: StripeIntentView, raw: unknown): Provid
   };
 }
 
-function readError(body: unknown): ProviderError | null {
+/** Stripe's `error` object, the same on every endpoint. */
+export function readStripeError(body: unknown): ProviderError | null {
   if (!isRecord(body) || !isRecord(body.error)) return null;
   const error = body.error;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -80,31 +68,15 @@ function readError(body: unknown): ProviderError | null {
 
 /** Reads a create call's result: the intent comes from the body, or from `error.payment_intent` on a 402. */
 export function toCreateChargeResult(http: ProviderHttpResult): GatewayCallResult {
-  if (http.kind !== 'response') return http;
-  const json = parseJson(http.body);
-  const replayed = http.headers['idempotent-replayed'] === 'true';
-  if (json === undefined) {
+  return toCreateCallResult(http, (json, response) => {
+    const error = readStripeError(json);
+    const intent = readIntent(error ? (json as { error: Record<string, unknown> }).error.payment_intent : json);
     return {
-      kind: 'response',
-      httpStatus: http.status,
-      durationMs: http.durationMs,
-      replayed,
-      providerChargeId: null,
-      providerOutcome: null,
-      error: null,
-      body: http.body.slice(0, MAX_TEXT_BODY),
+      replayed: response.headers['idempotent-replayed'] === 'true',
+      providerChargeId: intent?.id ?? null,
+      providerOutcome: intent ? mapStripeIntentStatus(intent.status, intent.hasLastPaymentError) : null,
+      error,
+      evidence: redactIntentSecrets(json),
     };
-  }
-  const error = readError(json);
-  const intent = readIntent(error ? (json as { error: Record<string, unknown> }).error.payment_intent : json);
-  return {
-    kind: 'response',
-    httpStatus: http.status,
-    durationMs: http.durationMs,
-    replayed,
-    providerChargeId: intent?.id ?? null,
-    providerOutcome: intent ? mapStripeIntentStatus(intent.status, intent.hasLastPaymentError) : null,
-    error,
-    body: redactIntentSecrets(json),
-  };
+  });
 }

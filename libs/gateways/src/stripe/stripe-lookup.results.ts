@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
+import { parseJson } from '@app/common';
 import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
-import { parseJson, readIntent, toProviderCharge } from './stripe-intent.response.js';
+import { readIntent, toProviderCharge } from './stripe-intent.response.js';
 
 /** One page of a Stripe list or search, or why it could not be read (which proves nothing either way). */
 export type PageOutcome =

@@ -1,7 +1,9 @@
-import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
+import { isRecord } from '@app/common';
+import type { GatewayCallResult } from '../gateway-call.result.js';
+import { toCreateCallResult } from '../http/create-response.reading.js';
+import { readStripeError } from './stripe-intent.response.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
-import { parseJson } from './stripe-intent.response.js';
 import { mapStripeRefundStatus } from './stripe-refund-status.js';
 
 /** The Refund fields the adapter reads. */
@@ -11,12 +13,6 @@ export interface StripeRefundView {
   amount: number;
   currency: string;
   metadata: Record<string, unknown>;
-}
-
-const MAX_TEXT_BODY = 4096;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function readRefund(value: unknown): StripeRefundView | null {
@@ -51,26 +47,15 @@ export function matchingRefunds(data: unknown, attemptId: string): ProviderCharg
   });
 }
 
-function readError(body: unknown): ProviderError | null {
-  if (!isRecord(body) || !isRecord(body.error)) return null;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return { type: text(body.error.type), code: text(body.error.code), declineCode: text(body.error.decline_code), message: text(body.error.message) };
-}
-
 /** Reads a refund create call's result into the same shape as a charge's, for the one classifier. */
 export function toCreateRefundResult(http: ProviderHttpResult): GatewayCallResult {
-  if (http.kind !== 'response') return http;
-  const json = parseJson(http.body);
-  const replayed = http.headers['idempotent-replayed'] === 'true';
-  const refund = json === undefined ? null : readRefund(json);
-  return {
-    kind: 'response',
-    httpStatus: http.status,
-    durationMs: http.durationMs,
-    replayed,
-    providerChargeId: refund?.id ?? null,
-    providerOutcome: refund ? mapStripeRefundStatus(refund.status) : null,
-    error: json === undefined ? null : readError(json),
-    body: json === undefined ? http.body.slice(0, MAX_TEXT_BODY) : json,
-  };
+  return toCreateCallResult(http, (json, response) => {
+    const refund = readRefund(json);
+    return {
+      replayed: response.headers['idempotent-replayed'] === 'true',
+      providerChargeId: refund?.id ?? null,
+      providerOutcome: refund ? mapStripeRefundStatus(refund.status) : null,
+      error: readStripeError(json),
+    };
+  });
 }
