@@ -1,3 +1,4 @@
 export { LoggerModule } from './logger.module.js';
 export { ObservabilityModule } from './observability.module.js';
 export * from './metrics.js';
+export { ScrapeTimeGauges, type ScrapeTimeGauge } from './scrape-time.gauges.js';

@@ -1,5 +1,4 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { Logger } from '@nestjs/common';
 
 /** One registry per process; Prometheus scrapes each api and worker process separately. */
 export const metricsRegistry = new Registry();
@@ -43,20 +42,3 @@ export const resolutionDecisionsTotal = new Counter({
   labelNames: ['provider', 'action'] as const,
   registers: [metricsRegistry],
 });
-
-const scrapeLogger = new Logger('Metrics');
-
-/**
- * A gauge read from PostgreSQL or Redis at scrape time: when its source fails, that gauge is empty for the
- * scrape and the failure is logged, so one bad source never costs Prometheus every other metric (a 500).
- */
-export function scrapeSafely<T extends { reset(): void }>(collect: (this: T) => Promise<void>): (this: T) => Promise<void> {
-  return async function (this: T) {
-    try {
-      await collect.call(this);
-    } catch (error) {
-      this.reset();
-      scrapeLogger.warn({ err: error }, 'a gauge could not be read at scrape time; it is empty for this scrape');
-    }
-  };
-}
