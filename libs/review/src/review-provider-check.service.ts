@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ProviderCallRecorder, loadAttemptTarget, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { GatewayRegistry, type LookupResult, type RetrieveResult } from '@app/gateways';
+import { GatewayRegistry, summariseLookup, type RetrieveResult } from '@app/gateways';
+import { msInterval } from '@app/database';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
 import { ReviewProviderEvidenceError } from './review.errors.js';
-import { msInterval } from '@app/database';
 
 export interface CheckSubject {
   reviewItemId: string;
@@ -137,14 +137,4 @@ function summariseRetrieve(result: RetrieveResult): Record<string, unknown> {
   if (result.kind === 'not_found') return { kind: 'not_found' };
   const { providerChargeId, outcome, amountCents, currency, attemptId } = result.charge;
   return { kind: 'found', providerChargeId, outcome, amountCents, currency, attemptId };
-}
-
-function summariseLookup(lookup: LookupResult): Record<string, unknown> {
-  if (lookup.kind === 'error') return { kind: 'error', message: lookup.message, httpStatus: lookup.httpStatus };
-  if (lookup.kind === 'not_found') return { kind: 'not_found', consistent: lookup.consistent };
-  return {
-    kind: 'found',
-    consistent: lookup.consistent,
-    charges: lookup.charges.map((c) => ({ providerChargeId: c.providerChargeId, outcome: c.outcome, amountCents: c.amountCents, currency: c.currency })),
-  };
 }

@@ -1,7 +1,7 @@
 import { mapAsaasPaymentStatus, reaisToCents, verifyAsaasWebhookToken } from '@app/gateways';
-import { isRecord } from '@app/common';
+import { isRecord, parseJson } from '@app/common';
 import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook.event.js';
-import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
+import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
 /**
  * Asaas events: `{ id, event, dateCreated, payment: {...} }`, authenticated only by the static token in
@@ -17,14 +17,9 @@ export class AsaasWebhookDecoder extends WebhookDecoder {
   }
 
   decode(rawBody: Buffer, headers: WebhookHeaders, _nowSec: number): DecodedWebhook {
-    const header = headers['asaas-access-token'];
-    if (!verifyAsaasWebhookToken(Array.isArray(header) ? header[0] : header, this.token)) return { ok: false, reason: 'access token: missing or wrong' };
-    let payload: unknown;
-    try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      return { ok: false, reason: 'body is not JSON' };
-    }
+    if (!verifyAsaasWebhookToken(headerValue(headers, 'asaas-access-token'), this.token)) return { ok: false, reason: 'access token: missing or wrong' };
+    const payload = parseJson(rawBody.toString('utf8'));
+    if (payload === undefined) return { ok: false, reason: 'body is not JSON' };
     const event = readEvent(payload);
     return event ? { ok: true, event, payload } : { ok: false, reason: 'body is not an Asaas event' };
   }

@@ -1,5 +1,5 @@
 import { attemptIdFromIdEnvio, mapEfiPixStatus, valorToCents, verifyAsaasWebhookToken as sameSecret } from '@app/gateways';
-import { isRecord } from '@app/common';
+import { isRecord, parseJson } from '@app/common';
 import type { ProviderWebhookEvent } from './provider-webhook.event.js';
 import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders, type WebhookTransport } from './webhook-decoder.port.js';
 
@@ -28,12 +28,8 @@ export class EfiWebhookDecoder extends WebhookDecoder {
   decode(rawBody: Buffer, _headers: WebhookHeaders, _nowSec: number, transport?: WebhookTransport): DecodedWebhook {
     const refusal = this.authenticate(transport);
     if (refusal) return { ok: false, reason: refusal };
-    let payload: unknown;
-    try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      return { ok: false, reason: 'body is not JSON' };
-    }
+    const payload = parseJson(rawBody.toString('utf8'));
+    if (payload === undefined) return { ok: false, reason: 'body is not JSON' };
     const list = isRecord(payload) && Array.isArray(payload.pix) ? payload.pix : null;
     if (!list || list.length === 0) return { ok: false, reason: 'body is not an Efí Pix notification' };
     const events = list.map(readPix);

@@ -1,7 +1,7 @@
 import { mapStripeRefundStatus, verifyStripeSignature } from '@app/gateways';
-import { isRecord } from '@app/common';
+import { isRecord, parseJson } from '@app/common';
 import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from './provider-webhook.event.js';
-import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
+import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
 
 /** Stripe event types we act on, and what each proves about the payment intent. */
 const OUTCOME_BY_TYPE: Record<string, ProviderWebhookEvent['outcome']> = {
@@ -24,15 +24,10 @@ export class StripeWebhookDecoder extends WebhookDecoder {
   }
 
   decode(rawBody: Buffer, headers: WebhookHeaders, nowSec: number): DecodedWebhook {
-    const header = headers['stripe-signature'];
-    const check = verifyStripeSignature(rawBody, Array.isArray(header) ? header[0] : header, this.secret, this.toleranceSec, nowSec);
+    const check = verifyStripeSignature(rawBody, headerValue(headers, 'stripe-signature'), this.secret, this.toleranceSec, nowSec);
     if (!check.ok) return { ok: false, reason: `signature: ${check.reason}` };
-    let payload: unknown;
-    try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      return { ok: false, reason: 'body is not JSON' };
-    }
+    const payload = parseJson(rawBody.toString('utf8'));
+    if (payload === undefined) return { ok: false, reason: 'body is not JSON' };
     const event = readEvent(payload);
     return event ? { ok: true, event, payload } : { ok: false, reason: 'body is not a Stripe event' };
   }

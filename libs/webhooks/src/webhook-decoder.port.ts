@@ -14,6 +14,12 @@ export interface WebhookTransport {
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
+/** A header a provider sends once; a repeated one counts by its first value. */
+export function headerValue(headers: WebhookHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
  * The webhook port: one decoder per provider authenticates a delivery and reads its events. Pure, so each is
  * tested without HTTP; an abstract class, like PaymentGateway, so the type is also what tests and modules name.
