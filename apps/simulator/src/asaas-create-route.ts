@@ -2,10 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asaasError, readCreatePaymentParams } from './asaas-create-params.js';
 import type { AsaasEngine } from './asaas-engine.js';
-import type { CreateFault, CreateRequestFacts } from './fault-plan.js';
+import type { CreateRequestFacts } from './fault-plan.js';
+import { applyGateFault, type Reply } from './gate-fault.reply.js';
 import { readBody, sendJson } from './http-io.js';
-
-type Reply = (status: number, body: unknown) => void;
 
 const serverError = () => asaasError('internal_error', 'Ocorreu um erro interno. Tente novamente mais tarde.');
 
@@ -31,7 +30,10 @@ export async function createAsaasPaymentRoute(engine: AsaasEngine, request: Inco
   const gateFault = engine.faults.takeGateFault(facts);
   if (gateFault) {
     engine.stats.countFault(gateFault);
-    return applyGateFault(gateFault, engine, response, reply);
+    return applyGateFault(gateFault, { hangs: engine.hangs, hangMs: engine.settings.hangMs }, response, reply, {
+      rateLimited: asaasError('rate_limit_exceeded', 'Limite de requisições atingido.'),
+      inProgress: asaasError('conflict', 'A requisição conflita com outra em andamento.'),
+    });
   }
   if ('error' in params) return reply(400, params.error);
   if (engine.settings.createLatencyMs > 0) await sleep(engine.settings.createLatencyMs);
@@ -53,20 +55,4 @@ export async function createAsaasPaymentRoute(engine: AsaasEngine, request: Inco
   if (fault === 'hang_after_create') return engine.hangs.hold(response, engine.settings.hangMs);
   if (fault === '500_after_create') return reply(500, serverError());
   reply(200, payment);
-}
-
-function applyGateFault(fault: CreateFault, engine: AsaasEngine, response: ServerResponse, reply: Reply): void {
-  switch (fault) {
-    case 'reset_before_read':
-      response.socket?.destroy();
-      return;
-    case 'hang_before_create':
-      return engine.hangs.hold(response, engine.settings.hangMs);
-    case '429':
-      return reply(429, asaasError('rate_limit_exceeded', 'Limite de requisições atingido.'));
-    case '409':
-      return reply(409, asaasError('conflict', 'A requisição conflita com outra em andamento.'));
-    default:
-      throw new Error(`${fault} is not a gate fault`);
-  }
 }

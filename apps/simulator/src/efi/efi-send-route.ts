@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseJson } from '@app/common';
 import { readBody, sendJson } from '../http-io.js';
-import type { CreateFault } from '../fault-plan.js';
+import { applyGateFault, type Reply } from '../gate-fault.reply.js';
 import type { EfiEngine, NewTransfer } from './efi-engine.js';
 import { efiErrors } from './efi-errors.js';
 import { transferView } from './efi-transfers.js';
 
-type Reply = (status: number, body: unknown) => void;
 const VALOR = /^(0|[1-9]\d*)\.\d{2}$/;
 
 /**
@@ -22,7 +22,7 @@ export async function sendPixRoute(engine: EfiEngine, idEnvio: string, request: 
   const gate = engine.faults.takeGateFault(facts);
   if (gate) {
     engine.countFault(gate);
-    return applyGateFault(gate, engine, response, reply);
+    return applyGateFault(gate, { hangs: engine.hangs, hangMs: engine.config.hangMs }, response, reply, { rateLimited: efiErrors.rateLimited(), inProgress: efiErrors.inProgress() });
   }
   const input = readTransfer(idEnvio, raw);
   if ('error' in input) return reply(400, efiErrors.invalid(input.error));
@@ -62,29 +62,9 @@ export async function sendPixRoute(engine: EfiEngine, idEnvio: string, request: 
   reply(201, transferView(transfer));
 }
 
-function applyGateFault(fault: CreateFault, engine: EfiEngine, response: ServerResponse, reply: Reply): void {
-  switch (fault) {
-    case 'reset_before_read':
-      response.socket?.destroy();
-      return;
-    case 'hang_before_create':
-      return engine.hangs.hold(response, engine.config.hangMs);
-    case '429':
-      return reply(429, efiErrors.rateLimited());
-    case '409':
-      return reply(409, efiErrors.inProgress());
-    default:
-      throw new Error(`${fault} is not a gate fault`);
-  }
-}
-
 function readTransfer(idEnvio: string, raw: string): NewTransfer | { error: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return { error: 'o corpo da requisição não é JSON válido' };
-  }
+  const body = parseJson(raw);
+  if (body === undefined) return { error: 'o corpo da requisição não é JSON válido' };
   const record = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
   const { valor, pagador, favorecido } = record(body);
   if (typeof valor !== 'string' || !VALOR.test(valor) || /^0\.00$/.test(valor)) return { error: 'valor deve ser uma string como "12.34", maior que zero' };
