@@ -1,13 +1,8 @@
+import type { StripeIntentStatus } from '@app/gateways';
 import { newStripeId } from './ids.js';
 
-export type IntentStatus =
-  | 'requires_payment_method'
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'canceled'
-  | 'succeeded';
+/** Stripe's documented statuses: the adapter maps exactly these, so the fake answers no other. */
+export type IntentStatus = StripeIntentStatus;
 
 export const INTENT_STATUSES: readonly IntentStatus[] = [
   'requires_payment_method',

@@ -16,7 +16,7 @@ import { SimulatorStats } from './simulator-stats.js';
 import { RefundLedger } from './refund-ledger.js';
 import { REFUND_STATUSES, newRefund } from './refund.js';
 import type { CreateRefundParams, RefundStatus, StripeRefund } from './refund.js';
-import { EVENT_TYPES, buildEvent, buildRefundEvent, eventTypeForStatus, refundedCharge } from './stripe-events.js';
+import { EVENT_TYPES, buildEvent, eventTypeForStatus, refundedCharge } from './stripe-events.js';
 import type { EventOrigin, StripeEventType } from './stripe-events.js';
 import { STRIPE_WEBHOOK_FORMAT, WebhookSender } from './webhook-sender.js';
 import type { WebhookDelivery } from './webhook-sender.js';
@@ -92,8 +92,8 @@ export class SimulatorEngine {
     this.refundLedger.add(refund);
     this.stats.countRefundCreated(origin.idempotencyKey);
     if (refund.status === 'succeeded') this.recordRefundLine(refund, now);
-    const events = [buildRefundEvent('refund.created', refund, origin, now)];
-    if (refund.status === 'succeeded') events.push(buildRefundEvent('charge.refunded', refundedCharge(params.intent, this.refundedOf(params.intent.id)), origin, now));
+    const events = [buildEvent('refund.created', refund, origin, now)];
+    if (refund.status === 'succeeded') events.push(buildEvent('charge.refunded', refundedCharge(params.intent, this.refundedOf(params.intent.id)), origin, now));
     this.webhooks.emit(events);
     return refund;
   }
@@ -107,9 +107,9 @@ export class SimulatorEngine {
     refund.status = status as RefundStatus;
     const now = Date.now();
     if (!wasSucceeded && refund.status === 'succeeded') this.recordRefundLine(refund, now);
-    const events = [buildRefundEvent(refund.status === 'failed' ? 'refund.failed' : 'refund.updated', refund, NO_ORIGIN, now)];
+    const events = [buildEvent(refund.status === 'failed' ? 'refund.failed' : 'refund.updated', refund, NO_ORIGIN, now)];
     const intent = this.ledger.get(refund.payment_intent);
-    if (intent && refund.status === 'succeeded') events.push(buildRefundEvent('charge.refunded', refundedCharge(intent, this.refundedOf(intent.id)), NO_ORIGIN, now));
+    if (intent && refund.status === 'succeeded') events.push(buildEvent('charge.refunded', refundedCharge(intent, this.refundedOf(intent.id)), NO_ORIGIN, now));
     this.webhooks.emit(events);
     return refund;
   }

@@ -72,23 +72,13 @@ export function eventTypeForStatus(intent: StripePaymentIntent): StripeEventType
   return EVENT_FOR_STATUS[intent.status] ?? null;
 }
 
-/** An event carrying a snapshot of the intent, so later changes never rewrite what was announced. */
-export function buildEvent(type: StripeEventType, intent: StripePaymentIntent, origin: EventOrigin, nowMs: number): StripeEvent {
-  return {
-    id: newStripeId('evt'),
-    object: 'event',
-    api_version: SIMULATED_API_VERSION,
-    created: Math.floor(nowMs / 1000),
-    type,
-    data: { object: structuredClone(intent) },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: origin.requestId, idempotency_key: origin.idempotencyKey },
-  };
-}
-
-/** A refund event (or `charge.refunded` for the refunded charge), with a snapshot of the object. */
-export function buildRefundEvent(type: RefundEventType, object: StripeRefund | StripeChargeObject, origin: EventOrigin, nowMs: number): StripeEvent {
+/** An event carrying a snapshot of its object, so later changes never rewrite what was announced. */
+export function buildEvent(
+  type: StripeEventType | RefundEventType,
+  object: StripePaymentIntent | StripeRefund | StripeChargeObject,
+  origin: EventOrigin,
+  nowMs: number,
+): StripeEvent {
   return {
     id: newStripeId('evt'),
     object: 'event',

@@ -15,16 +15,24 @@ export interface StripeIntentView {
   hasLastPaymentError: boolean;
 }
 
-export function readIntent(value: unknown): StripeIntentView | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || value.object !== 'payment_intent') return null;
+/** The fields every Stripe money object (payment intent, refund) carries, when `value` is one of `kind`. */
+export function readStripeObject(value: unknown, kind: 'payment_intent' | 'refund'): (Omit<StripeIntentView, 'hasLastPaymentError'> & { raw: Record<string, unknown> }) | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || value.object !== kind) return null;
   return {
     id: value.id,
     status: value.status,
     amount: typeof value.amount === 'number' ? value.amount : Number.NaN,
     currency: typeof value.currency === 'string' ? value.currency : '',
     metadata: isRecord(value.metadata) ? value.metadata : {},
-    hasLastPaymentError: isRecord(value.last_payment_error),
+    raw: value,
   };
+}
+
+export function readIntent(value: unknown): StripeIntentView | null {
+  const object = readStripeObject(value, 'payment_intent');
+  if (!object) return null;
+  const { raw, ...intent } = object;
+  return { ...intent, hasLastPaymentError: isRecord(raw.last_payment_error) };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { isRecord } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
-import { readStripeError } from './stripe-intent.response.js';
+import { readStripeError, readStripeObject } from './stripe-intent.response.js';
 import type { ProviderCharge } from '../payment-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { mapStripeRefundStatus } from './stripe-refund-status.js';
@@ -16,14 +15,10 @@ export interface StripeRefundView {
 }
 
 export function readRefund(value: unknown): StripeRefundView | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || value.object !== 'refund') return null;
-  return {
-    id: value.id,
-    status: value.status,
-    amount: typeof value.amount === 'number' ? value.amount : Number.NaN,
-    currency: typeof value.currency === 'string' ? value.currency : '',
-    metadata: isRecord(value.metadata) ? value.metadata : {},
-  };
+  const object = readStripeObject(value, 'refund');
+  if (!object) return null;
+  const { raw: _raw, ...refund } = object;
+  return refund;
 }
 
 /** A refund as a found provider record; `providerChargeId` carries the refund's id (`re_...`). */
