@@ -47,6 +47,7 @@ describe.each(PROVIDER_PROFILES)('classification of one provider call, end to en
     expect(attempt).toMatchObject({ status: 'succeeded', httpAttempts: 1, resolvedBy: 'submit' });
     expect(attempt.providerChargeId).toMatch(profile.providerChargeId);
     expect(profile.chargesFor(stack.sim, attempt.id).map((c) => c.id)).toEqual([attempt.providerChargeId]);
+    expect(await transitionsOf(stack, attempt.id)).toEqual(['new→pending:submit', 'pending→succeeded:submit']);
   });
 
   it('a declined card: the attempt fails', async () => {
