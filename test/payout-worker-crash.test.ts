@@ -1,17 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
-import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startEfiSimulator, type EfiSimulator } from '@app/simulator';
+import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { balanceOf, entriesOf, fundedAccount, payoutBody } from './support/payouts.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
-import { recoverAfterDeadSender } from './support/dead-sender.js';
+import { DEAD_SENDER_TIMINGS, killNine, recoverAfterDeadSender, spawnWorker } from './support/dead-sender.js';
 import { waitFor } from './support/wait-for.js';
-
-const WORKER = 'dist/apps/worker/src/main.js';
-/** The worker is killed within milliseconds of hanging, well inside its 3 s read timeout; the lease outlives any call. */
-const TIMINGS = { PROVIDER_CONNECT_TIMEOUT_MS: '300', PROVIDER_READ_TIMEOUT_MS: '3000', SUBMIT_LEASE_MS: '3500' };
 
 /**
  * A real worker process, killed with SIGKILL while its Pix send is on the wire (after the provider executed it).
@@ -24,10 +19,9 @@ describe('kill -9 of a worker in the middle of a Pix send', () => {
   const queuePrefix = `payout-crash-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
-    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
     efi = await startEfiSimulator({ hangMs: 20_000 });
     // This process runs no processors: only the spawned worker consumes the send queue.
-    stack = await startTestStack({ queuePrefix, resolution: true, efi, env: TIMINGS });
+    stack = await startTestStack({ queuePrefix, resolution: true, efi, env: DEAD_SENDER_TIMINGS });
   });
   afterAll(async () => {
     worker?.kill('SIGKILL');
@@ -46,23 +40,13 @@ describe('kill -9 of a worker in the middle of a Pix send', () => {
     expect(res.body.attempts[0].status).toBe('pending');
     expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 4_000, reservedCents: 6_000 });
 
-    worker = spawn(process.execPath, [WORKER], {
-      env: {
-        ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator',
-        ASAAS_API_BASE: stack.sim.apiUrl, ASAAS_API_KEY: '$aact_test_crash', ASAAS_WEBHOOK_TOKEN: DEFAULT_ASAAS_WEBHOOK_TOKEN,
-        EFI_API_BASE: efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example',
-        SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
-    });
+    worker = spawnWorker(stack, queuePrefix, { EFI_API_BASE: efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example' });
     await waitFor(async () => efi.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its Pix send');
     expect(efi.stats().faultsInjected).toMatchObject({ '429': 1, hang_after_create: 1 });
     const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
     expect(claimed).toMatchObject({ status: 'pending', httpAttempts: 2 });
 
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker!.once('exit', resolve));
-    expect(worker.signalCode).toBe('SIGKILL');
+    await killNine(worker);
     // The money is still held: the Pix may have left (it did), so it is neither spendable nor released.
     expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 4_000, reservedCents: 6_000 });
 

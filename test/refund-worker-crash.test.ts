@@ -1,17 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
 import { transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, refund, succeededCharge } from './support/refunds.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
-import { recoverAfterDeadSender } from './support/dead-sender.js';
+import { DEAD_SENDER_TIMINGS, killNine, recoverAfterDeadSender, spawnWorker } from './support/dead-sender.js';
 import { waitFor } from './support/wait-for.js';
-
-const WORKER = 'dist/apps/worker/src/main.js';
-/** The worker is killed within milliseconds of hanging, well inside its 3 s read timeout; the lease outlives any call. */
-const TIMINGS = { PROVIDER_CONNECT_TIMEOUT_MS: '300', PROVIDER_READ_TIMEOUT_MS: '3000', SUBMIT_LEASE_MS: '3500' };
 
 /** The same kill -9 as test/worker-crash.test.ts, on a refund attempt: the one sweeper and resolver recover it. */
 describe('kill -9 of a worker in the middle of a refund', () => {
@@ -20,8 +15,7 @@ describe('kill -9 of a worker in the middle of a refund', () => {
   const queuePrefix = `refund-crash-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
-    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
-    stack = await startTestStack({ queuePrefix, resolution: true, env: TIMINGS });
+    stack = await startTestStack({ queuePrefix, resolution: true, env: DEAD_SENDER_TIMINGS });
   });
   afterAll(async () => {
     worker?.kill('SIGKILL');
@@ -37,18 +31,13 @@ describe('kill -9 of a worker in the middle of a refund', () => {
     const attemptId = created.attempts[0].id;
     expect(created.attempts[0].status).toBe('pending');
 
-    worker = spawn(process.execPath, [WORKER], {
-      env: { ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' },
-      stdio: 'ignore',
-    });
+    worker = spawnWorker(stack, queuePrefix);
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its refund call');
     const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
     expect(claimed).toMatchObject({ operation: 'refund', status: 'pending', httpAttempts: 2 });
     expect(stack.sim.refunds({ refundAttemptId: attemptId })).toHaveLength(1);
 
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker!.once('exit', resolve));
-    expect(worker.signalCode).toBe('SIGKILL');
+    await killNine(worker);
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 0, 5000, 'the dead worker\'s connection to close');
 
     // A retry while the lease stands sends nothing, and nobody recorded a result.

@@ -1,18 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
-import { DEFAULT_ASAAS_WEBHOOK_TOKEN } from '@app/simulator';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { PROVIDER_PROFILES } from './support/provider-profiles.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
-import { recoverAfterDeadSender } from './support/dead-sender.js';
+import { DEAD_SENDER_TIMINGS, killNine, recoverAfterDeadSender, spawnWorker } from './support/dead-sender.js';
 import { waitFor } from './support/wait-for.js';
-
-const WORKER = 'dist/apps/worker/src/main.js';
-/** The worker is killed within milliseconds of hanging, well inside its 3 s read timeout; the lease outlives any call. */
-const TIMINGS = { PROVIDER_CONNECT_TIMEOUT_MS: '300', PROVIDER_READ_TIMEOUT_MS: '3000', SUBMIT_LEASE_MS: '3500' };
 
 /**
  * A real worker process, killed with SIGKILL while its provider call is on the wire. `npm test` builds
@@ -24,9 +18,8 @@ describe.each(PROVIDER_PROFILES)('kill -9 of a worker between claim and response
   const queuePrefix = `crash-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
-    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
     // This process runs no processors: only the spawned worker consumes the send queue.
-    stack = await startTestStack({ queuePrefix, resolution: true, env: TIMINGS });
+    stack = await startTestStack({ queuePrefix, resolution: true, env: DEAD_SENDER_TIMINGS });
   });
   afterAll(async () => {
     worker?.kill('SIGKILL');
@@ -43,22 +36,13 @@ describe.each(PROVIDER_PROFILES)('kill -9 of a worker between claim and response
     const attemptId = attempts[0].id;
     expect(attempts[0].status).toBe('pending');
 
-    worker = spawn(process.execPath, [WORKER], {
-      env: {
-        ...process.env, ...TIMINGS, QUEUE_PREFIX: queuePrefix, STRIPE_API_BASE: stack.sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator',
-        ASAAS_API_BASE: stack.sim.apiUrl, ASAAS_API_KEY: '$aact_test_crash', ASAAS_WEBHOOK_TOKEN: DEFAULT_ASAAS_WEBHOOK_TOKEN,
-        SWEEPER_INTERVAL_MS: '600000', LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
-    });
+    worker = spawnWorker(stack, queuePrefix);
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its provider call');
     const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
     expect(claimed).toMatchObject({ status: 'pending', httpAttempts: 2 });
     expect(claimed.leaseExpiresAt).not.toBeNull();
 
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker!.once('exit', resolve));
-    expect(worker.signalCode).toBe('SIGKILL');
+    await killNine(worker);
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 0, 5000, 'the dead worker\'s connection to close');
 
     // Nothing sends the attempt again while its lease stands, and nobody recorded a result.
