@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EfiPixGateway, ProviderHttpClient, loadEfiClientCertificate, type EfiPixGatewaySettings, type ProviderTlsOptions } from '@app/gateways';
+import { EfiPixGateway, ProviderHttpClient, loadEfiClientCertificate, type EfiPixGatewaySettings, type ProviderTlsOptions, type SentPixLine } from '@app/gateways';
 import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { makeTestCertificates, type TestCertificates } from './support/test-certificates.js';
 import { waitFor } from './support/wait-for.js';
@@ -161,13 +161,20 @@ describe('Efí Pix adapter over mutual TLS', () => {
     const none = [];
     for await (const line of efi.sentPixStatement(new Date(to.getTime() + 60_000), new Date(to.getTime() + 120_000))) none.push(line);
     expect(none).toEqual([]);
-    // Fault: a page fails; the statement throws instead of ending short.
+    // Fault: a page fails once; it is asked again and the statement is whole.
     sim.setFaults({ rules: [{ fault: '500', on: 'query', times: 1 }] });
-    const partial = [];
+    const again: SentPixLine[] = [];
+    for await (const line of efi.sentPixStatement(from, to)) again.push(line);
+    expect(again.map((l) => l.endToEndId)).toEqual(lines.map((l) => l.endToEndId));
+    expect(sim.stats().faultsInjected.query_500).toBe(1);
+    // A page that keeps failing: the statement throws instead of ending short.
+    sim.setFaults({ rules: [{ fault: '500', on: 'query', times: 4 }] });
+    const partial: SentPixLine[] = [];
     await expect(async () => {
       for await (const line of efi.sentPixStatement(from, to)) partial.push(line);
     }).rejects.toMatchObject({ code: 'statement_unavailable' });
-    expect(sim.stats().faultsInjected.query_500).toBe(1);
+    expect(sim.stats().faultsInjected.query_500).toBe(5);
+    expect(partial).toEqual([]);
   });
 
   it('loads a PKCS#12 client certificate as Efí hands it out', async () => {

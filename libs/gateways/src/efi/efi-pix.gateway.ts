@@ -1,8 +1,10 @@
+import { isRecord, parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import type { LookupResult } from '../payment-gateway.port.js';
 import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http.client.js';
 import { PixPayoutGateway, type PixSendRequest, type SentPixLine } from '../pix-payout-gateway.port.js';
+import { readStatementPage, type StatementPage } from '../statement/statement-page.retry.js';
 import { StatementUnavailableError } from '../statement.errors.js';
 import { EFI_PIX_CAPABILITIES } from './efi.capabilities.js';
 import { centsToValor } from './efi-amount.js';
@@ -106,20 +108,26 @@ export class EfiPixGateway extends PixPayoutGateway {
 
   async *sentPixStatement(from: Date, to: Date, signal?: AbortSignal): AsyncIterable<SentPixLine> {
     for (let page = 0; ; page++) {
-      signal?.throwIfAborted();
-      const token = await this.oauth.token();
-      if (!token.ok) throw new StatementUnavailableError(`efi statement: no access token (${token.message})`, token.httpStatus);
-      const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(this.statementPageSize) });
-      const result = await this.http.send({ method: 'GET', url: `${this.apiBase}/v2/gn/pix/enviados?${query.toString()}`, headers: { Authorization: `Bearer ${token.accessToken}` } });
-      if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
-      if (result.kind !== 'response' || result.status !== 200) {
-        throw new StatementUnavailableError(`efi statement page ${page}: ${result.kind === 'response' ? `HTTP ${result.status}` : result.errorCode}`, result.kind === 'response' ? result.status : null);
-      }
-      const read = readSentPixPage(result.body);
+      // Like every statement reader: a page that fails transiently is asked again before the run gives up.
+      const body = await readStatementPage(() => this.statementPage(from, to, page), signal);
+      const read = readSentPixPage(body);
       if (!read) throw new StatementUnavailableError(`efi statement page ${page}: unreadable body`, 200);
       yield* read.lines;
       if (page + 1 >= read.pages) return;
     }
+  }
+
+  private async statementPage(from: Date, to: Date, page: number): Promise<StatementPage> {
+    const token = await this.oauth.token();
+    if (!token.ok) return { ok: false, message: `efi statement: no access token (${token.message})`, httpStatus: token.httpStatus };
+    const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(this.statementPageSize) });
+    const result = await this.http.send({ method: 'GET', url: `${this.apiBase}/v2/gn/pix/enviados?${query.toString()}`, headers: { Authorization: `Bearer ${token.accessToken}` } });
+    if (result.kind === 'response' && result.status === 401) this.oauth.invalidate(token.accessToken);
+    if (result.kind !== 'response' || result.status !== 200) {
+      return { ok: false, message: `efi statement page ${page}: ${result.kind === 'response' ? `HTTP ${result.status}` : result.errorCode}`, httpStatus: result.kind === 'response' ? result.status : null };
+    }
+    const json = parseJson(result.body);
+    return isRecord(json) ? { ok: true, body: json } : { ok: false, message: `efi statement page ${page}: unreadable body`, httpStatus: 200 };
   }
 }
 

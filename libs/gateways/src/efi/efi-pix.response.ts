@@ -84,9 +84,8 @@ export function toLookupResult(http: ProviderHttpResult, idEnvio: string): Looku
   return { kind: 'found', charges: [charge], consistent: true, durationMs };
 }
 
-/** One page of `GET /v2/gn/pix/enviados`: its lines and how many pages there are; null when unreadable. */
-export function readSentPixPage(body: string): { lines: SentPixLine[]; pages: number } | null {
-  const json = parseJson(body);
+/** One page of `GET /v2/gn/pix/enviados`, parsed: its lines and how many pages there are; null when unreadable. */
+export function readSentPixPage(json: Record<string, unknown>): { lines: SentPixLine[]; pages: number } | null {
   if (!isRecord(json) || !Array.isArray(json.pix)) return null;
   const paging = isRecord(json.parametros) && isRecord(json.parametros.paginacao) ? json.parametros.paginacao : {};
   const pages = typeof paging.quantidadeDePaginas === 'number' ? paging.quantidadeDePaginas : 1;
