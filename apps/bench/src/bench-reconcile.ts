@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { migrateDatabase } from '@app/database';
-import { startSimulator } from '@app/simulator';
+import { centsToValor } from '@app/gateways';
+import { startEfiSimulator, startSimulator, type EfiSimulator, type Simulator } from '@app/simulator';
 import { intArg, startService, waitForHealth } from './bench-process.js';
 
 /**
@@ -13,6 +14,8 @@ import { intArg, startService, waitForHealth } from './bench-process.js';
  * The same is done first for a baseline day (`--baseline-lines`, default 10 000) in a database of its own, and
  * the peak RSS of the large day is printed as a ratio of the baseline's, measured in the same run: memory must
  * not grow with the day. `--reuse-db` skips re-seeding a database that already holds the same number of lines.
+ * `--subject=payouts` does the same for Pix payouts: N succeeded payout attempts and an N-line sent-Pix day at the
+ * Efí simulator (plus 3 transfers of no payout of ours), reconciled through the paged API (Efí has no report file).
  */
 const lines = intArg('lines', 10_000);
 const baselineLines = intArg('baseline-lines', 10_000);
@@ -20,6 +23,72 @@ const planted = 3;
 const day = '2026-11-15';
 const dayStart = Date.parse(`${day}T00:00:00Z`) / 1000;
 const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench');
+const subjectArg = process.argv.find((a) => a.startsWith('--subject='))?.slice('--subject='.length) ?? 'charges';
+if (subjectArg !== 'charges' && subjectArg !== 'payouts') throw new Error(`--subject must be charges or payouts, got ${subjectArg}`);
+
+/** What a day is made of: our side in the database, the provider's side at its simulator, and how the api reaches it. */
+interface Subject {
+  provider: 'stripe' | 'efi';
+  sources: ReadonlyArray<'report' | 'api'>;
+  start(): Promise<{ env: Record<string, string>; plant(from: number, to: number, count: number): void; plantProviderOnly(): void; close(): Promise<void> }>;
+  seed(db: pg.Pool, from: number, to: number, count: number): Promise<void>;
+  /** Table counted to tell whether a reused database holds this day. */
+  seededTable: string;
+}
+
+const CHARGES: Subject = {
+  provider: 'stripe',
+  sources: ['report', 'api'],
+  seededTable: `charge_attempts WHERE operation = 'charge'`,
+  async start() {
+    const sim: Simulator = await startSimulator({ port: 0, controlPort: 0 });
+    return {
+      // The simulator's key: a made-up sk_test key with the default webhook secret is refused at boot.
+      env: { STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator' },
+      plant(from, to, count) {
+        const charges = [];
+        for (let i = from; i <= to; i += 1) {
+          charges.push({
+            amount: 1000 + (i % 9000),
+            created: dayStart + Math.floor(((i - 1) * 86400) / count),
+            paymentIntentId: `pi_bench_${i}`,
+            recordIntent: false,
+            metadata: { attempt_id: uuidOf('a', i), charge_id: uuidOf('c', i) },
+          });
+        }
+        sim.plantCharges(charges);
+      },
+      plantProviderOnly: () => sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false }))),
+      close: () => sim.close(),
+    };
+  },
+  seed: seedChargeAttempts,
+};
+
+const PAYOUTS: Subject = {
+  provider: 'efi',
+  sources: ['api'],
+  seededTable: `charge_attempts WHERE operation = 'payout'`,
+  async start() {
+    const efi: EfiSimulator = await startEfiSimulator({ port: 0 });
+    return {
+      env: { EFI_API_BASE: efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example' },
+      plant(from, to, count) {
+        const transfers = [];
+        for (let i = from; i <= to; i += 1) {
+          transfers.push({ idEnvio: uuidOf('a', i).replace(/-/g, ''), endToEndId: e2eOf(i), valor: centsToValor(1000 + (i % 9000)), requestedAt: new Date((dayStart + Math.floor(((i - 1) * 86400) / count)) * 1000) });
+        }
+        efi.plantTransfers(transfers);
+      },
+      plantProviderOnly: () =>
+        efi.plantTransfers(Array.from({ length: planted }, (_, i) => ({ idEnvio: `foreign${i}`, endToEndId: e2eOf(10_000_000 + i), valor: '7.77', requestedAt: new Date((dayStart + 3600 * (i + 1)) * 1000) }))),
+      close: () => efi.close(),
+    };
+  },
+  seed: seedPayoutAttempts,
+};
+
+const subject = subjectArg === 'payouts' ? PAYOUTS : CHARGES;
 
 interface SourceResult {
   source: 'report' | 'api';
@@ -54,9 +123,9 @@ async function benchDay(count: number, suffix: string): Promise<SourceResult[]> 
   }
   await migrateDatabase(databaseUrl.toString());
 
-  const sim = await startSimulator({ port: 0, controlPort: 0 });
+  const provider = await subject.start();
   const db = new pg.Pool({ connectionString: databaseUrl.toString(), max: 4 });
-  console.log(`bench:reconcile  lines=${count}: seeding ${count} succeeded attempts and a ${count + planted}-line statement for ${day} (UTC)...`);
+  console.log(`bench:reconcile  ${subjectArg} lines=${count}: seeding ${count} succeeded attempts and a ${count + planted}-line statement for ${day} (UTC)...`);
   const seedStarted = performance.now();
   const BATCH = 100_000;
   if (reuse) {
@@ -67,20 +136,10 @@ async function benchDay(count: number, suffix: string): Promise<SourceResult[]> 
   }
   for (let from = 1; from <= count; from += BATCH) {
     const to = Math.min(count, from + BATCH - 1);
-    if (!reuse) await seedAttempts(db, from, to, count);
-    const charges = [];
-    for (let i = from; i <= to; i += 1) {
-      charges.push({
-        amount: 1000 + (i % 9000),
-        created: dayStart + Math.floor(((i - 1) * 86400) / count),
-        paymentIntentId: `pi_bench_${i}`,
-        recordIntent: false,
-        metadata: { attempt_id: uuidOf('a', i), charge_id: uuidOf('c', i) },
-      });
-    }
-    sim.plantCharges(charges);
+    if (!reuse) await subject.seed(db, from, to, count);
+    provider.plant(from, to, count);
   }
-  sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false })));
+  provider.plantProviderOnly();
   await db.query('ANALYZE');
   console.log(
     `  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s${reuse ? ' (database reused)' : ''}; ` +
@@ -88,10 +147,10 @@ async function benchDay(count: number, suffix: string): Promise<SourceResult[]> 
   );
   const results: SourceResult[] = [];
   try {
-    for (const source of ['report', 'api'] as const) results.push(await reconcileIn(source, count, databaseUrl, sim.apiUrl));
+    for (const source of subject.sources) results.push(await reconcileIn(source, count, databaseUrl, provider.env));
   } finally {
     await db.end();
-    await sim.close();
+    await provider.close();
   }
   for (const result of results) console.log(result.line);
   return results;
@@ -102,16 +161,14 @@ function uuidOf(tag: string, i: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl: URL, simulatorUrl: string): Promise<SourceResult> {
+async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl: URL, providerEnv: Record<string, string>): Promise<SourceResult> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const token = `admin-${randomUUID()}`;
   const api = startService('api', {
     DATABASE_URL: databaseUrl.toString(),
     PORT: String(port),
     API_TOKENS: `admin:${token}`,
-    STRIPE_API_BASE: simulatorUrl,
-    // The simulator's key: a made-up sk_test key with the default webhook secret is refused at boot.
-    STRIPE_SECRET_KEY: 'sk_test_simulator',
+    ...providerEnv,
     RECONCILIATION_TZ: 'UTC',
     RECONCILIATION_REPORT_POLL_MS: '50',
     RECONCILIATION_LEASE_MS: '30000',
@@ -121,7 +178,7 @@ async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl:
     await waitForHealth(url, 180_000);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const started = performance.now();
-    const created = await fetch(`${url}/reconciliation/runs`, { method: 'POST', headers, body: JSON.stringify({ provider: 'stripe', date: day, source }) });
+    const created = await fetch(`${url}/reconciliation/runs`, { method: 'POST', headers, body: JSON.stringify({ provider: subject.provider, date: day, source }) });
     if (created.status !== 202) throw new Error(`POST /reconciliation/runs answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     let run!: { status: string; linesRead: number; matched: number; divergences: Record<string, number>; error: string | null; startedAt: string; finishedAt: string };
@@ -149,7 +206,7 @@ async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl:
 }
 
 /** Charges and succeeded attempts `from`..`to`; md5(tag || i)::uuid is the id the simulator side computes with uuidOf. */
-async function seedAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
+async function seedChargeAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
   await db.query(
     `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, provider, created_by)
      SELECT md5('c' || i)::uuid, 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
@@ -169,7 +226,7 @@ async function seededCount(databaseUrl: URL): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl.toString() });
   try {
     await client.connect();
-    return (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM charge_attempts`)).rows[0].n;
+    return (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${subject.seededTable}`)).rows[0].n;
   } catch {
     return -1;
   } finally {
@@ -177,3 +234,29 @@ async function seededCount(databaseUrl: URL): Promise<number> {
   }
 }
 
+
+/** Payouts and their succeeded attempts `from`..`to`, from one funded account; ids as the simulator side computes them. */
+async function seedPayoutAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
+  if (from === 1) {
+    await db.query(`INSERT INTO api_tokens (name, role, token_hash) VALUES ('bench-merchant', 'merchant', repeat('b', 64)) ON CONFLICT DO NOTHING`);
+    await db.query(`INSERT INTO ledger_accounts (id, owner_token_name, currency, created_by) VALUES (md5('account')::uuid, 'bench-merchant', 'brl', 'bench') ON CONFLICT DO NOTHING`);
+  }
+  await db.query(
+    `INSERT INTO payouts (id, account_id, amount_cents, currency, provider, pix_key, pix_key_type, created_by)
+     SELECT md5('p' || i)::uuid, md5('account')::uuid, 1000 + i % 9000, 'brl', 'efi', 'payee@example.com', 'email', 'bench'
+       FROM generate_series($1::int, $2::int) i`,
+    [from, to],
+  );
+  await db.query(
+    `INSERT INTO charge_attempts (id, payout_id, operation, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
+     SELECT md5('a' || i)::uuid, md5('p' || i)::uuid, 'payout', md5('k' || i)::uuid, 'efi', 'succeeded', 'E09089356' || lpad(i::text, 23, '0'), '', repeat('0', 64), 1, now(), 'submit',
+            to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
+       FROM generate_series($1::int, $2::int) i`,
+    [from, to, dayStart, lines],
+  );
+}
+
+/** A BACEN-shaped end-to-end id, the one seedPayoutAttempts stores for payout i. */
+function e2eOf(i: number): string {
+  return `E09089356${String(i).padStart(23, '0')}`;
+}

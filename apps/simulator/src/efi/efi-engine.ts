@@ -14,6 +14,16 @@ export interface NewTransfer {
   fingerprint: string;
 }
 
+export interface PlantedTransfer {
+  idEnvio: string;
+  valor: string;
+  requestedAt: Date;
+  endToEndId?: string;
+  status?: EfiPixStatus;
+  payerKey?: string;
+  payeeKey?: string;
+}
+
 /** The simulated Efí account: tokens, sent Pix, faults and counters. Knows nothing about HTTP. */
 export class EfiEngine {
   readonly transfers = new EfiTransferStore();
@@ -79,6 +89,23 @@ export class EfiEngine {
       this.hangs.defer(settleAfterMs, () => this.settle(input.idEnvio, outcome));
     }
     return transfer;
+  }
+
+  /** Transfers as if sent earlier (a statement day for a bench or test): no settling, no webhook. */
+  plant(transfers: PlantedTransfer[]): void {
+    for (const t of transfers) {
+      const transfer: EfiTransfer = {
+        idEnvio: t.idEnvio,
+        endToEndId: t.endToEndId ?? newEndToEndId(t.requestedAt),
+        valor: t.valor,
+        pagador: { chave: t.payerKey ?? 'payouts@charge-once.example' },
+        favorecido: { chave: t.payeeKey ?? 'payee@example.com' },
+        status: t.status ?? 'REALIZADO',
+        horario: { solicitacao: t.requestedAt.toISOString() },
+        fingerprint: '',
+      };
+      this.transfers.add(transfer, transfer.status !== 'NAO_REALIZADO');
+    }
   }
 
   /** Moves a transfer still EM_PROCESSAMENTO to its final state and announces it by webhook. Final states never move. */

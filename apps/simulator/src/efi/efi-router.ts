@@ -68,10 +68,7 @@ function statementRoute(engine: EfiEngine, url: URL, response: ServerResponse): 
     if (fault === 'hang') return engine.hangs.hold(response, engine.config.hangMs);
     return sendJson(response, fault === '429' ? 429 : 500, fault === '429' ? efiErrors.rateLimited() : efiErrors.internal());
   }
-  const inWindow = engine.transfers
-    .all()
-    .filter((t) => Date.parse(t.horario.solicitacao) >= inicio && Date.parse(t.horario.solicitacao) < fim)
-    .sort((a, b) => a.horario.solicitacao.localeCompare(b.horario.solicitacao) || a.idEnvio.localeCompare(b.idEnvio));
+  const inWindow = engine.transfers.requestedBetween(inicio, fim);
   sendJson(response, 200, {
     parametros: {
       inicio: new Date(inicio).toISOString(),

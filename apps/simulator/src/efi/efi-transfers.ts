@@ -38,6 +38,8 @@ export function newEndToEndId(now: Date): string {
 export class EfiTransferStore {
   private readonly byIdEnvio = new Map<string, EfiTransfer>();
   private readonly inFlight = new Set<string>();
+  /** The sorted list a statement pages through, rebuilt only when a transfer is added (a day may hold a million). */
+  private sorted: EfiTransfer[] | null = null;
   readonly debitsByIdEnvio: Record<string, number> = {};
 
   get(idEnvio: string): EfiTransfer | undefined {
@@ -50,6 +52,7 @@ export class EfiTransferStore {
 
   add(transfer: EfiTransfer, debited: boolean): void {
     this.byIdEnvio.set(transfer.idEnvio, transfer);
+    this.sorted = null;
     if (debited) this.debitsByIdEnvio[transfer.idEnvio] = (this.debitsByIdEnvio[transfer.idEnvio] ?? 0) + 1;
   }
 
@@ -63,7 +66,28 @@ export class EfiTransferStore {
     return this.inFlight.has(idEnvio);
   }
 
+  /** Transfers requested in [from, to), oldest first (ties by idEnvio): the live objects, for one page's view. */
+  requestedBetween(fromMs: number, toMs: number): EfiTransfer[] {
+    this.sorted ??= [...this.byIdEnvio.values()].sort((a, b) => a.horario.solicitacao.localeCompare(b.horario.solicitacao) || a.idEnvio.localeCompare(b.idEnvio));
+    const first = this.firstAtOrAfter(fromMs);
+    const end = this.firstAtOrAfter(toMs);
+    return this.sorted.slice(first, end);
+  }
+
+  private firstAtOrAfter(ms: number): number {
+    const sorted = this.sorted!;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (Date.parse(sorted[mid].horario.solicitacao) < ms) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
   clear(): void {
+    this.sorted = null;
     this.byIdEnvio.clear();
     this.inFlight.clear();
     for (const key of Object.keys(this.debitsByIdEnvio)) delete this.debitsByIdEnvio[key];

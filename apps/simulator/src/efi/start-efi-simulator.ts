@@ -1,7 +1,7 @@
 import type { ServerOptions } from 'node:https';
 import { RestartableListener } from '../restartable-listener.js';
 import type { FaultPlan, PendingFaultRule } from '../fault-plan.js';
-import { EfiEngine } from './efi-engine.js';
+import { EfiEngine, type PlantedTransfer } from './efi-engine.js';
 import { createEfiRouter } from './efi-router.js';
 import { DEFAULT_EFI_CONFIG, type EfiSimulatorConfig } from './efi-simulator-config.js';
 import type { EfiSimulatorStats } from './efi-stats.js';
@@ -26,6 +26,8 @@ export interface EfiSimulator {
    * `idempotencyKey` = idEnvio), query faults strike lookups. */
   setFaults(plan: FaultPlan): void;
   pendingFaults(): PendingFaultRule[];
+  /** Transfers as if sent earlier, without settling or webhooks: a statement day for a bench or test. */
+  plantTransfers(transfers: PlantedTransfer[]): void;
   /** Moves a transfer still EM_PROCESSAMENTO to its final state and sends its webhook. */
   settle(idEnvio: string, status: EfiPixStatus): EfiTransfer;
   refuseConnections(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startEfiSimulator(options: EfiSimulatorOptions = {}): Prom
     configure: (patch) => structuredClone(engine.configure(patch)),
     setFaults: (plan) => engine.faults.setPlan(plan),
     pendingFaults: () => engine.faults.pendingRules(),
+    plantTransfers: (transfers) => engine.plant(transfers),
     settle: (idEnvio, status) => structuredClone(engine.settle(idEnvio, status)),
     refuseConnections: async () => {
       if (api.accepting) engine.countFault('refuse_connections');
