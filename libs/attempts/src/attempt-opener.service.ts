@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { openClaimedChargeAttempt, readChargeForSubmit, type ChargeForSubmit } from './charge-hot-path.statements.js';
-import { chargeHasOpenReviewItem } from './charge-review.query.js';
+import { hasOpenReviewItem } from './review-items.query.js';
 import { ChargeNotFoundError, OpenAttemptExistsError, PreviousAttemptUnverifiedError } from './attempts.errors.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 import { payloadHash } from './rules/canonical-payload.js';
@@ -94,7 +94,7 @@ export class AttemptOpener {
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     // The review check is only asked when no attempt is open, as before: an open attempt is reused regardless.
-    const inReview = attempts.some((a) => a.status === 'pending' || a.status === 'unknown') ? false : await chargeHasOpenReviewItem(em, chargeId);
+    const inReview = attempts.some((a) => a.status === 'pending' || a.status === 'unknown') ? false : await hasOpenReviewItem(em, 'charge', chargeId);
     const decision = decideOpening(attempts, inReview);
     if (decision.kind === 'reuse') return { kind: 'open', attempt: decision.attempt, created: false };
     if (decision.kind !== 'create') return decision;

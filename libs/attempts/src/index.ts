@@ -9,7 +9,7 @@ export { lockChargeAndAttempt, type LockedAttempt } from './charge-lock.query.js
 export * from './rules/index.js';
 export * from './attempts.errors.js';
 export { insertClaimedAttempt } from './claimed-attempt.insert.js';
-export { chargeHasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './charge-review.query.js';
+export { hasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } from './review-items.query.js';
 export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt.operations.js';
 export { PreviousAttemptRecheck, type RecheckOutcome } from './previous-attempt.recheck.js';
 export { insertCharge, type SettledSend } from './charge-hot-path.statements.js';

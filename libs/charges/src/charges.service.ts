@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeNotFoundError, chargeHasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeNotFoundError, hasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundSummariesOf } from '@app/refunds';
@@ -92,7 +92,7 @@ export class ChargesService {
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     const reviewItems = await openReviewItemsOfCharge(this.db.manager, chargeId);
     // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
-    const chargeInReview = await chargeHasOpenReviewItem(this.db.manager, chargeId);
+    const chargeInReview = await hasOpenReviewItem(this.db.manager, 'charge', chargeId);
     return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(this.db.manager, chargeId));
   }
 }

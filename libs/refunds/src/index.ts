@@ -3,6 +3,5 @@ export { RefundsService } from './refunds.service.js';
 export { RefundOpener, type NewRefund, type OpenedRefundAttempt, type ProposalToExecute } from './refund-opener.service.js';
 export { toRefundView, type RefundView, type RefundAttemptView } from './refund.view.js';
 export { refundSummariesOf, type RefundSummary } from './refund-summary.query.js';
-export { refundHasOpenReviewItem } from './refund-review.query.js';
 export * from './rules/refund-status.js';
 export * from './refunds.errors.js';

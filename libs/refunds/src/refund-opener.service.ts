@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, insertClaimedAttempt, mayOpenNewAttempt, payloadHash } from '@app/attempts';
+import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, hasOpenReviewItem, insertClaimedAttempt, mayOpenNewAttempt, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
-import { refundHasOpenReviewItem } from './refund-review.query.js';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
 
 export interface NewRefund {
@@ -130,7 +129,7 @@ export class RefundOpener {
       const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
       const open = attempts.find((a) => a.status === 'pending' || a.status === 'unknown');
       if (open) return { kind: 'open', attempt: open, created: false };
-      if (await refundHasOpenReviewItem(em, refundId)) return { kind: 'in_review' };
+      if (await hasOpenReviewItem(em, 'refund', refundId)) return { kind: 'in_review' };
       if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled' };
       const last = attempts.at(-1);
       if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };

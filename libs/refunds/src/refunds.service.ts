@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptSender } from '@app/attempts';
+import { AttemptSender, hasOpenReviewItem } from '@app/attempts';
 import { ChargeAttemptEntity, RefundEntity } from '@app/database';
 import { RefundOpener, type NewRefund } from './refund-opener.service.js';
-import { refundHasOpenReviewItem } from './refund-review.query.js';
 import { toRefundView, type RefundView } from './refund.view.js';
 import { RefundNotFoundError } from './refunds.errors.js';
 
@@ -38,6 +37,6 @@ export class RefundsService {
     const refund = await this.db.getRepository(RefundEntity).findOneBy({ id: refundId });
     if (!refund) throw new RefundNotFoundError(refundId);
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
-    return toRefundView(refund, attempts, await refundHasOpenReviewItem(this.db.manager, refundId));
+    return toRefundView(refund, attempts, await hasOpenReviewItem(this.db.manager, 'refund', refundId));
   }
 }

@@ -1,11 +1,16 @@
 import type { EntityManager } from 'typeorm';
 
-/** Whether a person is deciding about any charge attempt of this charge (its refunds' items are their own). */
-export async function chargeHasOpenReviewItem(em: EntityManager, chargeId: string): Promise<boolean> {
+const OWNER_COLUMN = { charge: 'charge_id', refund: 'refund_id', payout: 'payout_id' } as const;
+
+/**
+ * Whether a person is deciding about any attempt of this charge, refund or payout (an operation's own attempts
+ * only: a charge's refunds have their own items).
+ */
+export async function hasOpenReviewItem(em: EntityManager, operation: keyof typeof OWNER_COLUMN, ownerId: string): Promise<boolean> {
   const [{ open }] = await em.query<Array<{ open: boolean }>>(
     `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
-                     WHERE a.charge_id = $1 AND a.operation = 'charge' AND r.state <> 'closed') AS open`,
-    [chargeId],
+                     WHERE a.${OWNER_COLUMN[operation]} = $1 AND a.operation = $2 AND r.state <> 'closed') AS open`,
+    [ownerId, operation],
   );
   return open;
 }
