@@ -68,14 +68,14 @@ function statementRoute(engine: EfiEngine, url: URL, response: ServerResponse): 
     if (fault === 'hang') return engine.hangs.hold(response, engine.config.hangMs);
     return sendJson(response, fault === '429' ? 429 : 500, fault === '429' ? efiErrors.rateLimited() : efiErrors.internal());
   }
-  const inWindow = engine.transfers.requestedBetween(inicio, fim);
+  const { total, items } = engine.transfers.pageRequestedBetween(inicio, fim, page * size, size);
   sendJson(response, 200, {
     parametros: {
       inicio: new Date(inicio).toISOString(),
       fim: new Date(fim).toISOString(),
-      paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(inWindow.length / size), quantidadeTotalDeItens: inWindow.length },
+      paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(total / size), quantidadeTotalDeItens: total },
     },
-    pix: inWindow.slice(page * size, (page + 1) * size).map(transferView),
+    pix: items.map(transferView),
   });
 }
 

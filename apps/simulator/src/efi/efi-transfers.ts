@@ -66,12 +66,16 @@ export class EfiTransferStore {
     return this.inFlight.has(idEnvio);
   }
 
-  /** Transfers requested in [from, to), oldest first (ties by idEnvio): the live objects, for one page's view. */
-  requestedBetween(fromMs: number, toMs: number): EfiTransfer[] {
+  /**
+   * One page of the transfers requested in [from, to), oldest first (ties by idEnvio), and how many there are: the
+   * live objects, for the page's view. Binary search on a list sorted once per added transfer, so a page of a
+   * million-transfer day costs its own size, not the day's.
+   */
+  pageRequestedBetween(fromMs: number, toMs: number, offset: number, limit: number): { total: number; items: EfiTransfer[] } {
     this.sorted ??= [...this.byIdEnvio.values()].sort((a, b) => a.horario.solicitacao.localeCompare(b.horario.solicitacao) || a.idEnvio.localeCompare(b.idEnvio));
     const first = this.firstAtOrAfter(fromMs);
     const end = this.firstAtOrAfter(toMs);
-    return this.sorted.slice(first, end);
+    return { total: end - first, items: this.sorted.slice(Math.min(end, first + offset), Math.min(end, first + offset + limit)) };
   }
 
   private firstAtOrAfter(ms: number): number {
