@@ -15,6 +15,7 @@ import { RefundProposalExecution1764680090000 } from './1764680090000-RefundProp
 import { ReviewRefundProposals1764680160000 } from './1764680160000-ReviewRefundProposals.js';
 import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaimedChargeAttempt.js';
 import { PayoutDivergences1764680170000 } from './1764680170000-PayoutDivergences.js';
+import { ChargeCapturedOnce1764680180000 } from './1764680180000-ChargeCapturedOnce.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   Payouts1764680100000,
   ReviewRefundProposals1764680160000,
   PayoutDivergences1764680170000,
+  ChargeCapturedOnce1764680180000,
 ];

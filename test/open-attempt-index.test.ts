@@ -51,7 +51,7 @@ describe('the partial unique index on open attempts', () => {
     await db.getRepository(ChargeAttemptEntity).insert([first, second]);
     await db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [first.id]);
     await expect(db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [second.id])).rejects.toMatchObject({
-      driverError: { code: '23505', constraint: 'uq_charge_attempts_one_success_per_charge' },
+      driverError: { code: '23505', constraint: 'uq_charge_attempts_one_capture_per_charge' },
     });
   });
 });

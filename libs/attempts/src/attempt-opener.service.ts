@@ -16,6 +16,8 @@ export type OpenedAttempt =
   | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
   /** The charge already succeeded: nothing to send, ever again. */
   | { kind: 'settled'; attempt: ChargeAttemptEntity }
+  /** The provider captured an attempt we had failed: the customer paid, and no attempt opens again. */
+  | { kind: 'captured'; attempt: ChargeAttemptEntity }
   /** A person is deciding whether money already moved: no new attempt until they have. */
   | { kind: 'in_review' };
 

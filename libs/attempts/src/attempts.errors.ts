@@ -45,3 +45,15 @@ export class PreviousAttemptUnverifiedError extends DomainError {
     super(`charge ${chargeId}: the provider could not confirm that attempt ${attemptId} created nothing; nothing was sent, submit again later`, { chargeId, attemptId });
   }
 }
+
+/**
+ * The provider holds a captured charge for one of this charge's attempts (a late success of one we had failed):
+ * the customer paid, so no other attempt opens, whatever a person acknowledged since. Names the attempt.
+ */
+export class ChargeAlreadyCapturedError extends DomainError {
+  readonly code = 'charge_already_captured';
+  readonly kind = 'conflict';
+  constructor(chargeId: string, attemptId: string) {
+    super(`charge ${chargeId} is already captured at the provider by attempt ${attemptId}; no new attempt opens`, { chargeId, attemptId });
+  }
+}

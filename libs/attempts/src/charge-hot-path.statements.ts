@@ -1,5 +1,6 @@
 import { EntityManager, type DataSource } from 'typeorm';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation, preparedQuery } from '@app/database';
+import { ChargeAlreadyCapturedError } from './attempts.errors.js';
 
 /**
  * The SQL of the charge hot path (create, then the first submit), in one place, each statement a single round
@@ -32,7 +33,7 @@ interface ChargeForSubmitRow {
   in_review: boolean;
   a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: ChargeAttemptEntity['status']; a_provider_charge_id: string | null;
   a_payload_hash: string; a_http_attempts: number; a_last_error: object | null; a_resolved_by: string | null; a_rechecked_at: Date | null;
-  a_resolved_at: Date | null; a_created_at: Date;
+  a_resolved_at: Date | null; a_created_at: Date; a_late_captured_at: Date | null; a_late_capture_provider_charge_id: string | null;
 }
 
 /**
@@ -50,7 +51,8 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string): Pro
             a.id AS a_id, a.idempotency_key AS a_idempotency_key, a.provider AS a_provider, a.status AS a_status,
             a.provider_charge_id AS a_provider_charge_id, a.payload_hash AS a_payload_hash, a.http_attempts AS a_http_attempts,
             a.last_error AS a_last_error, a.resolved_by AS a_resolved_by, a.rechecked_at AS a_rechecked_at,
-            a.resolved_at AS a_resolved_at, a.created_at AS a_created_at
+            a.resolved_at AS a_resolved_at, a.created_at AS a_created_at,
+            a.late_captured_at AS a_late_captured_at, a.late_capture_provider_charge_id AS a_late_capture_provider_charge_id
        FROM charges c LEFT JOIN charge_attempts a ON a.charge_id = c.id AND a.operation = 'charge'
       WHERE c.id = $1
       ORDER BY a.created_at`,
@@ -68,6 +70,7 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string): Pro
       id: a.a_id, chargeId: r.id, operation: 'charge', idempotencyKey: a.a_idempotency_key, provider: a.a_provider, status: a.a_status,
       providerChargeId: a.a_provider_charge_id, payloadHash: a.a_payload_hash, httpAttempts: a.a_http_attempts, lastError: a.a_last_error,
       resolvedBy: a.a_resolved_by, recheckedAt: a.a_rechecked_at, resolvedAt: a.a_resolved_at, createdAt: a.a_created_at,
+      lateCapturedAt: a.a_late_captured_at, lateCaptureProviderChargeId: a.a_late_capture_provider_charge_id,
     }),
   );
   return { charge, attempts, inReview: r.in_review };
@@ -78,7 +81,8 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string): Pro
  * creation audit row, in one commit before any network I/O (the PL/pgSQL function of migration
  * 1764680150000, which takes the charge lock and only then re-confirms that `knownAttempts` are still all
  * there are, none open, nobody reviewing). Inside a caller's transaction that already holds the charge lock it
- * simply inserts. Returns false when the facts changed or the partial unique index found an open attempt.
+ * simply inserts. Returns false when the facts changed or the partial unique index found an open attempt; throws
+ * ChargeAlreadyCapturedError when the database refuses because the provider holds a capture for the charge.
  */
 export async function openClaimedChargeAttempt(
   runner: DataSource | EntityManager,
@@ -98,8 +102,16 @@ export async function openClaimedChargeAttempt(
     return true;
   } catch (error) {
     if (isUniqueViolation(error, 'uq_charge_attempts_open_per_charge')) return false;
+    const capturedBy = captureRefusal(error);
+    if (capturedBy) throw new ChargeAlreadyCapturedError(attempt.chargeId!, capturedBy);
     throw error;
   }
+}
+
+/** The capturing attempt's id when the trigger of migration 1764680180000 refused a new attempt (SQLSTATE CO409). */
+function captureRefusal(error: unknown): string | null {
+  const driverError = (error as { driverError?: { code?: string; detail?: string } } | null)?.driverError ?? (error as { code?: string; detail?: string } | null);
+  return driverError?.code === 'CO409' ? (driverError.detail ?? null) : null;
 }
 
 export interface SettledSend {

@@ -5,8 +5,11 @@ export interface LockedAttempt {
   id: string;
   /** Null for a payout attempt (its payout is the owner locked), or a proposal's refund attempt (its refund is). */
   chargeId: string | null;
+  operation: 'charge' | 'refund' | 'payout';
   status: AttemptStatus;
   providerChargeId: string | null;
+  /** The provider charge that captured this attempt after we had failed it (charge attempts only). */
+  lateCaptureProviderChargeId: string | null;
   resolvedBy: string | null;
   provider: string;
   amountCents: number;
@@ -26,16 +29,18 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
     [attemptId],
   );
   if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return lockPayoutAndAttempt(em, attemptId);
-  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
-    `SELECT a.status, a.provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
+  const [attempt] = await em.query<Array<{ operation: 'charge' | 'refund'; status: AttemptStatus; provider_charge_id: string | null; late_capture_provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
+    `SELECT a.operation, a.status, a.provider_charge_id, a.late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
        FROM charge_attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
     [attemptId],
   );
   return {
     id: attemptId,
     chargeId: charges[0]?.id ?? null,
+    operation: attempt.operation,
     status: attempt.status,
     providerChargeId: attempt.provider_charge_id,
+    lateCaptureProviderChargeId: attempt.late_capture_provider_charge_id,
     resolvedBy: attempt.resolved_by,
     provider: attempt.provider,
     // What the provider must report: a refund attempt's money is its refund's, not the whole charge.
@@ -75,8 +80,10 @@ async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promi
   return {
     id: attemptId,
     chargeId: null,
+    operation: 'payout',
     status: attempt.status,
     providerChargeId: attempt.provider_charge_id,
+    lateCaptureProviderChargeId: null,
     resolvedBy: attempt.resolved_by,
     provider: attempt.provider,
     amountCents: Number(payouts[0].amount_cents),

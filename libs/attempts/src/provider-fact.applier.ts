@@ -4,6 +4,7 @@ import { uniqueOrNull } from '@app/database';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
+import { recordLateCapture } from './late-capture.recorder.js';
 import { openReviewItem } from './review-item.opener.js';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
 import { decideProviderFact, type FactDisposition, type ProviderFact } from './rules/provider-fact.js';
@@ -45,7 +46,21 @@ export class ProviderFactApplier {
       // Cannot happen while we hold the attempt's lock; if it ever does, nothing moved and nothing is claimed.
       return moved ? decision : { action: 'none', reason: 'not_actionable' };
     }
-    if (decision.action === 'review') return this.review(em, attemptId, decision.reason, findings);
+    if (decision.action === 'review') {
+      // A success for an attempt we failed is a capture the provider holds: recorded beside the `failed`, so the
+      // charge is paid and never opens another attempt, whatever a person later acknowledges.
+      const capture = await recordLateCapture(em, attempt, fact);
+      const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture });
+      // An item opened when the provider only showed a pending charge now asks about money taken.
+      if (capture === 'recorded') {
+        await em.query(
+          `UPDATE review_items SET reason = 'provider_success_after_failure', updated_at = now()
+            WHERE attempt_id = $1 AND state <> 'closed' AND reason = 'provider_charge_after_not_found'`,
+          [attemptId],
+        );
+      }
+      return reviewed;
+    }
     if (fact.providerChargeId && !attempt.providerChargeId && attempt.status !== 'failed') {
       // Progress still teaches us the provider's id, which turns the next lookup into a direct retrieve.
       const taught = await uniqueOrNull(em, async () => {

@@ -10,7 +10,7 @@ export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js
 export { ProviderCallEntity } from './entities/provider-call.entity.js';
 export { ApiTokenEntity, type ApiRole } from './entities/api-token.entity.js';
 export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
-export { ReviewItemEntity, type ReviewItemState, type ReviewDecisionAction, type ReviewFollowUp } from './entities/review-item.entity.js';
+export { ReviewItemEntity, REVIEW_FOLLOW_UPS, type ReviewItemState, type ReviewDecisionAction, type ReviewFollowUp } from './entities/review-item.entity.js';
 export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-audit.entity.js';
 export { ScheduledRunClaim } from './scheduled-run.claim.js';
 export { WebhookEventEntity } from './entities/webhook-event.entity.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AttemptStatus } from './attempt-status.js';
 import { decideOpening } from './opening-decision.js';
 
-const a = (status: AttemptStatus, resolvedBy: string | null = null, recheckedAt: Date | null = null) => ({ status, providerChargeId: null, resolvedBy, recheckedAt });
+const a = (status: AttemptStatus, resolvedBy: string | null = null, recheckedAt: Date | null = null, lateCapturedAt: Date | null = null) => ({ status, providerChargeId: null, resolvedBy, recheckedAt, lateCapturedAt });
+const lateCaptured = (resolvedBy: string, recheckedAt: Date | null = null) => a('failed', resolvedBy, recheckedAt, new Date());
 
 describe('decideOpening', () => {
   it.each([
@@ -15,6 +16,10 @@ describe('decideOpening', () => {
     ['failed as not found by the resolver: query it again first', [a('failed', 'resolver')], false, 'recheck'],
     ['failed by a reviewer: query it again first', [a('failed', 'reviewer')], false, 'recheck'],
     ['already re-checked: a new attempt may open', [a('failed', 'resolver', new Date())], false, 'create'],
+    ['a late capture of a failed attempt: paid, no new attempt', [lateCaptured('resolver'), a('failed', 'submit')], false, 'captured'],
+    ['a late capture outlives the review a person closed, re-check or not', [lateCaptured('resolver', new Date())], false, 'captured'],
+    ['a late capture wins over an open review item', [lateCaptured('resolver'), a('failed', 'submit')], true, 'captured'],
+    ['a success wins over a review of its duplicate', [a('succeeded', 'submit')], true, 'settled'],
   ] as const)('%s', (_title, attempts, inReview, kind) => {
     expect(decideOpening(attempts, inReview).kind).toBe(kind);
   });

@@ -15,7 +15,9 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 @Unique('UQ_charge_attempts_idempotency_key', ['idempotencyKey'])
 @Unique('UQ_charge_attempts_provider_charge_id', ['providerChargeId'])
 @Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'charge'` })
-@Index('uq_charge_attempts_one_success_per_charge', ['chargeId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'charge'` })
+// One success-bearing attempt per charge: a success, or a failed attempt the provider captured late.
+@Index('uq_charge_attempts_one_capture_per_charge', ['chargeId'], { unique: true, where: `"operation" = 'charge' AND ("status" = 'succeeded' OR "late_captured_at" IS NOT NULL)` })
+@Index('uq_charge_attempts_late_capture_provider_charge_id', ['lateCaptureProviderChargeId'], { unique: true, where: `"late_capture_provider_charge_id" IS NOT NULL` })
 @Index('uq_charge_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
 @Index('uq_charge_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
 @Index('uq_charge_attempts_open_per_payout', ['payoutId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'payout'` })
@@ -27,6 +29,10 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 @Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
 @Check('charge_attempts_operation_check', `operation IN ('charge','refund','payout')`)
 @Check('charge_attempts_owner_check', `(operation = 'charge' AND charge_id IS NOT NULL AND payout_id IS NULL) OR (operation = 'refund' AND payout_id IS NULL) OR (operation = 'payout' AND payout_id IS NOT NULL AND charge_id IS NULL)`)
+@Check(
+  'charge_attempts_late_capture_check',
+  `(late_captured_at IS NULL AND late_capture_provider_charge_id IS NULL) OR (late_captured_at IS NOT NULL AND late_capture_provider_charge_id IS NOT NULL AND status = 'failed' AND operation = 'charge')`,
+)
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
@@ -67,6 +73,12 @@ export class ChargeAttemptEntity {
   @Column('timestamptz', { name: 'last_send_ended_at', nullable: true }) lastSendEndedAt: Date | null;
   /** A failed-as-not-found attempt was queried once more (and still not found) before a new attempt opened. */
   @Column('timestamptz', { name: 'rechecked_at', nullable: true }) recheckedAt: Date | null;
+  /**
+   * The provider captured this attempt after we had failed it (its `failed` is never rewritten): the charge is
+   * paid by this attempt, and opens no other (migration 1764680180000).
+   */
+  @Column('timestamptz', { name: 'late_captured_at', nullable: true }) lateCapturedAt: Date | null;
+  @Column('text', { name: 'late_capture_provider_charge_id', nullable: true }) lateCaptureProviderChargeId: string | null;
   @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
   @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
   @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;

@@ -4,7 +4,13 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 /** open → claimed (one reviewer, expires) → closed, or → awaiting_second (four-eyes) → closed | open. */
 export type ReviewItemState = 'open' | 'claimed' | 'awaiting_second' | 'closed';
 export type ReviewDecisionAction = 'succeeded' | 'failed' | 'acknowledge';
-export type ReviewFollowUp = 'refund_needed' | 'no_action' | 'recorded_externally';
+/**
+ * What a person does after acknowledging a terminal attempt. `keep_capture` / `refund_capture` answer a capture
+ * the provider made after we had failed the attempt (the order is fulfilled, or the capture refunded through the
+ * charge's own refund path); `refund_needed` names another provider charge to give back (a refund proposal).
+ */
+export const REVIEW_FOLLOW_UPS = ['refund_needed', 'no_action', 'recorded_externally', 'keep_capture', 'refund_capture'] as const;
+export type ReviewFollowUp = (typeof REVIEW_FOLLOW_UPS)[number];
 
 /** An attempt a person must decide, with everything known about it and, later, the decision. */
 @Entity('review_items')
@@ -13,7 +19,7 @@ export type ReviewFollowUp = 'refund_needed' | 'no_action' | 'recorded_externall
 @Index('ix_review_items_refund_needed', ['closedAt'], { where: `follow_up = 'refund_needed'` })
 @Check('review_items_state_check', `state IN ('open','claimed','awaiting_second','closed')`)
 @Check('review_items_decision_check', `decision IN ('succeeded','failed','acknowledge')`)
-@Check('review_items_follow_up_check', `follow_up IN ('refund_needed','no_action','recorded_externally')`)
+@Check('review_items_follow_up_check', `follow_up IN ('refund_needed','no_action','recorded_externally','keep_capture','refund_capture')`)
 @Check('review_items_claim_check', `state <> 'claimed' OR (claimed_by IS NOT NULL AND claim_expires_at IS NOT NULL)`)
 @Check('review_items_awaiting_second_check', `state <> 'awaiting_second' OR (decision IN ('succeeded','failed') AND decided_by IS NOT NULL)`)
 @Check('review_items_four_eyes_check', `confirmed_by IS NULL OR confirmed_by <> decided_by`)

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AttemptOpener, AttemptTransitionWriter, ChargeAlreadyCapturedError, ProviderFactApplier, type TransitionCause } from '@app/attempts';
+import { isUniqueViolation } from '@app/database';
+import { createCharge } from './support/charges.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+
+/**
+ * DESIGN.md section 8, "once the provider holds a captured charge for any attempt of a charge, that charge never
+ * opens another attempt", as a property over interleavings of everything that can tell us about money (a webhook,
+ * a resolver lookup, a statement line, a person) and a customer submitting again, through the real opener,
+ * applier and transition writer on the real PostgreSQL. What the provider answers a send is generated (captured,
+ * declined, timed out), so no network call is made except the re-check the opener asks of the simulator, which
+ * holds none of these attempts (a clean miss).
+ */
+type Op =
+  | { kind: 'submit'; answer: 'captured' | 'declined' | 'timeout' }
+  | { kind: 'resolve'; found: boolean }
+  | { kind: 'late_success'; source: 'webhook' | 'lookup' | 'statement'; pick: number }
+  | { kind: 'person'; act: 'close_items' | 'decide_succeeded' };
+
+const ops: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('submit' as const), answer: fc.constantFrom('captured' as const, 'declined' as const, 'timeout' as const) }),
+  fc.record({ kind: fc.constant('resolve' as const), found: fc.boolean() }),
+  fc.record({ kind: fc.constant('late_success' as const), source: fc.constantFrom('webhook' as const, 'lookup' as const, 'statement' as const), pick: fc.nat(4) }),
+  fc.record({ kind: fc.constant('person' as const), act: fc.constantFrom('close_items' as const, 'decide_succeeded' as const) }),
+);
+
+const CAUSE: Record<'webhook' | 'lookup' | 'statement', TransitionCause> = { webhook: 'webhook', lookup: 'resolver', statement: 'reconciliation' };
+
+describe('no interleaving yields two captured attempts for one charge', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => stack.close());
+
+  interface Row { id: string; status: string; late_captured_at: Date | null }
+  const attemptsOf = (chargeId: string) =>
+    stack.db.query<Row[]>(`SELECT id, status, late_captured_at FROM charge_attempts WHERE charge_id = $1 AND operation = 'charge' ORDER BY created_at, id`, [chargeId]);
+  const captured = (rows: Row[]) => rows.filter((r) => r.status === 'succeeded' || r.late_captured_at !== null);
+
+  async function run(chargeId: string, op: Op, told: Set<string>): Promise<void> {
+    const opener = stack.app.get(AttemptOpener);
+    const transitions = stack.app.get(AttemptTransitionWriter);
+    const facts = stack.app.get(ProviderFactApplier);
+    const rows = await attemptsOf(chargeId);
+    const open = rows.find((r) => r.status === 'pending' || r.status === 'unknown');
+    const success = (attemptId: string) => ({ outcome: 'succeeded' as const, providerChargeId: `pi_${attemptId.replace(/-/g, '')}`, amountCents: 4990, currency: 'usd' });
+    switch (op.kind) {
+      case 'submit': {
+        let opened;
+        try {
+          opened = await opener.openOrReuse(chargeId, 'customer');
+        } catch (error) {
+          if (error instanceof ChargeAlreadyCapturedError) return;
+          throw error;
+        }
+        if (opened.kind !== 'open' || opened.attempt.status !== 'pending') return;
+        const id = opened.attempt.id;
+        if (op.answer === 'captured') told.add(id);
+        const to = op.answer === 'captured' ? 'succeeded' : op.answer === 'declined' ? 'failed' : 'unknown';
+        const set = op.answer === 'captured' ? { providerChargeId: success(id).providerChargeId } : {};
+        // A success the database refuses (a second capture) is a provider fact like any other: it goes to the applier.
+        const moved = await transitions.apply({ attemptId: id, from: 'pending', to, cause: 'submit', actor: 'submit', set }).catch((error: unknown) => {
+          if (!isUniqueViolation(error)) throw error;
+          return false;
+        });
+        if (!moved && op.answer === 'captured') await stack.db.transaction((em) => facts.apply(em, id, success(id), { cause: 'submit', actor: 'submit', evidence: {} }));
+        return;
+      }
+      case 'resolve': {
+        if (open?.status !== 'unknown') return;
+        if (op.found) {
+          told.add(open.id);
+          await stack.db.transaction((em) => facts.apply(em, open.id, success(open.id), { cause: 'resolver', actor: 'resolver', evidence: {} }));
+        } else {
+          await transitions.apply({ attemptId: open.id, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver' });
+        }
+        return;
+      }
+      case 'late_success': {
+        // The provider executed one of our creates after all: any attempt, whatever we recorded.
+        const target = rows[op.pick % Math.max(rows.length, 1)];
+        if (!target) return;
+        told.add(target.id);
+        await stack.db.transaction((em) => facts.apply(em, target.id, success(target.id), { cause: CAUSE[op.source], actor: op.source, evidence: {} }));
+        return;
+      }
+      case 'person': {
+        if (op.act === 'close_items') {
+          await stack.db.query(
+            `UPDATE review_items SET state = 'closed', decision = 'acknowledge', follow_up = 'recorded_externally', decided_by = 'person', decided_at = now(), closed_at = now()
+              WHERE state <> 'closed' AND attempt_id IN (SELECT id FROM charge_attempts WHERE charge_id = $1)`,
+            [chargeId],
+          );
+          return;
+        }
+        if (open?.status !== 'unknown') return;
+        told.add(open.id);
+        const moved = await transitions
+          .apply({ attemptId: open.id, from: 'unknown', to: 'succeeded', cause: 'reviewer', actor: 'person', set: { providerChargeId: success(open.id).providerChargeId } })
+          .catch((error: unknown) => {
+            if (!isUniqueViolation(error)) throw error;
+            return false;
+          });
+        if (!moved) await stack.db.transaction((em) => facts.apply(em, open.id, success(open.id), { cause: 'reviewer', actor: 'person', evidence: {} }));
+      }
+    }
+  }
+
+  it('keeps at most one success-bearing attempt, opens none after a capture, and drops no success the provider reported', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: 14 }), async (sequence) => {
+        const chargeId = (await createCharge(stack, { customerId: `cus_${randomUUID().slice(0, 12)}`, amountCents: 4990 })).id;
+        const told = new Set<string>();
+        for (const op of sequence) {
+          const before = await attemptsOf(chargeId);
+          await run(chargeId, op, told);
+          const after = await attemptsOf(chargeId);
+          expect(captured(after).length).toBeLessThanOrEqual(1);
+          if (captured(before).length > 0) expect(after.length).toBe(before.length);
+        }
+        // Every success the provider reported ends as a success-bearing attempt or before a person.
+        const rows = await attemptsOf(chargeId);
+        const reviewed = new Set((await stack.db.query<Array<{ attempt_id: string }>>(`SELECT attempt_id FROM review_items WHERE attempt_id = ANY($1)`, [[...told]])).map((r) => r.attempt_id));
+        for (const id of told) {
+          const row = rows.find((r) => r.id === id)!;
+          expect(row.status === 'succeeded' || row.late_captured_at !== null || reviewed.has(id), `success for ${id} dropped`).toBe(true);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  describe('the database refuses a second capture when the code is bypassed', () => {
+    async function lateCapturedCharge(): Promise<{ chargeId: string; a1: string; a2: string }> {
+      const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;
+      const insert = (id: string) =>
+        stack.db.query(
+          `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+           VALUES ($1, $2, $3, 'stripe', 'failed', '', repeat('0', 64), 1, now(), 'resolver')`,
+          [id, chargeId, randomUUID()],
+        );
+      const [a1, a2] = [randomUUID(), randomUUID()];
+      await insert(a1);
+      await insert(a2);
+      await stack.db.query(`UPDATE charge_attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a1, `pi_${a1}`]);
+      return { chargeId, a1, a2 };
+    }
+
+    it('refuses a new attempt of a captured charge, naming the attempt that captured (SQLSTATE CO409)', async () => {
+      const { chargeId, a1 } = await lateCapturedCharge();
+      await expect(
+        stack.db.query(
+          `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash) VALUES ($1, $2, $3, 'stripe', 'pending', '', repeat('0', 64))`,
+          [randomUUID(), chargeId, randomUUID()],
+        ),
+      ).rejects.toMatchObject({ driverError: { code: 'CO409', detail: a1 } });
+    });
+
+    it('refuses a second success-bearing attempt: another failed attempt turned succeeded, or given a late capture', async () => {
+      const { a2 } = await lateCapturedCharge();
+      const index = { driverError: { code: '23505', constraint: 'uq_charge_attempts_one_capture_per_charge' } };
+      await expect(stack.db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [a2])).rejects.toMatchObject(index);
+      await expect(stack.db.query(`UPDATE charge_attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a2, `pi_${a2}`])).rejects.toMatchObject(index);
+    });
+
+    it('refuses a late capture on anything but a failed charge attempt', async () => {
+      const { a1 } = await lateCapturedCharge();
+      await expect(stack.db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [a1])).rejects.toMatchObject({
+        driverError: { code: '23514', constraint: 'charge_attempts_late_capture_check' },
+      });
+    });
+  });
+});
