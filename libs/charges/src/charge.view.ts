@@ -1,7 +1,7 @@
 import type { ChargeReviewItem } from '@app/attempts';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import type { RefundSummary } from '@app/refunds';
-import { deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';
+import { capturingAttempt, deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';
 
 export interface AttemptView {
   id: string;
@@ -15,6 +15,18 @@ export interface AttemptView {
   resolvedAt: string | null;
   /** What settled it: submit (the response), resolver (a query), webhook, reviewer, sweeper. */
   resolvedBy: string | null;
+  /** When the provider captured this attempt after we had failed it (its status stays `failed`); null otherwise. */
+  lateCapturedAt: string | null;
+  /** The provider charge of that late capture. */
+  lateCaptureProviderChargeId: string | null;
+}
+
+/** The attempt through which the provider holds the customer's money, and that money's provider charge. */
+export interface CaptureView {
+  attemptId: string;
+  providerChargeId: string | null;
+  /** True when the provider captured it after we had failed the attempt (a late success is still a success). */
+  late: boolean;
 }
 
 export interface ChargeView {
@@ -25,6 +37,8 @@ export interface ChargeView {
   customerId: string;
   provider: string;
   status: ChargeStatus;
+  /** Set whenever an attempt captured: which one, even when its own status is `failed` (a late capture). */
+  capturedBy: CaptureView | null;
   /** Refunded at the provider, as its events reported it. */
   refundedCents: number;
   /** True once the provider reported a dispute; `disputeStatus` says where it stands. */
@@ -51,7 +65,8 @@ export function toChargeView(
     currency: charge.currency,
     customerId: charge.customerId,
     provider: charge.provider,
-    status: deriveChargeStatus(attempts, hasOpenReviewItem),
+    status: deriveChargeStatus(attempts, hasOpenReviewItem, refunds, charge.amountCents),
+    capturedBy: captureOf(attempts),
     refundedCents: charge.refundedCents ?? 0,
     disputed: charge.disputeStatus !== null && charge.disputeStatus !== undefined,
     disputeStatus: charge.disputeStatus ?? null,
@@ -66,8 +81,17 @@ export function toChargeView(
       createdAt: a.createdAt.toISOString(),
       resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
       resolvedBy: a.resolvedBy,
+      lateCapturedAt: a.lateCapturedAt ? a.lateCapturedAt.toISOString() : null,
+      lateCaptureProviderChargeId: a.lateCaptureProviderChargeId ?? null,
     })),
     reviewItems,
     refunds,
   };
+}
+
+function captureOf(attempts: ChargeAttemptEntity[]): CaptureView | null {
+  const captured = capturingAttempt(attempts);
+  if (!captured) return null;
+  const late = captured.status !== 'succeeded';
+  return { attemptId: captured.id, providerChargeId: late ? captured.lateCaptureProviderChargeId : captured.providerChargeId, late };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeNotFoundError, hasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
+import { AttemptOpener, AttemptSender, ChargeAlreadyCapturedError, ChargeNotFoundError, hasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundSummariesOf } from '@app/refunds';
@@ -81,6 +81,8 @@ export class ChargesService {
       return toChargeView(first.charge, [...first.attempts, attempt], false);
     }
     const opened = await this.opener.openOrReuse(chargeId, actor);
+    // The customer paid through an attempt we had failed: clicking again must never charge again.
+    if (opened.kind === 'captured') throw new ChargeAlreadyCapturedError(chargeId, opened.attempt.id);
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
     return this.view(chargeId);

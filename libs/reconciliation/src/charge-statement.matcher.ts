@@ -6,6 +6,9 @@ import { STAGING_TABLE } from './statement.staging.js';
  * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the
  * metadata when the attempt never learnt its intent), for exactly the charge's amount and currency, with no
  * other attempt holding that intent. Driven from the unknown attempts (few), through the staging indexes.
+ * Also a failed attempt's line while its charge holds no capture: the provider's statement is a capture we
+ * never recorded, and the applier records it beside the `failed` (with a review item), so the charge is paid
+ * and opens no other attempt.
  */
 async function findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
   const { rows } = await client.query<SettleCandidate>(
@@ -16,7 +19,10 @@ async function findSettleCandidates(client: PoolClient, scope: MatchScope): Prom
        JOIN ${STAGING_TABLE} s
          ON s.provider_charge_id = a.provider_charge_id
          OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id)
-      WHERE a.provider = $1 AND a.operation = 'charge' AND a.status = 'unknown'
+      WHERE a.provider = $1 AND a.operation = 'charge'
+        AND (a.status = 'unknown'
+             OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge'
+                                                       AND (x.status = 'succeeded' OR x.late_captured_at IS NOT NULL))))
         AND s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
         AND s.created_at >= $2 AND s.created_at < $3
         AND s.amount_cents = c.amount_cents AND s.currency = c.currency
@@ -38,12 +44,13 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
        SELECT s.line_id, s.provider_charge_id, s.amount_cents, s.currency, s.created_at,
               COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
-              succ.provider_charge_id AS succ_pci
+              CASE WHEN succ.status = 'succeeded' THEN succ.provider_charge_id ELSE succ.late_capture_provider_charge_id END AS succ_pci
          FROM ${STAGING_TABLE} s
          LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
          LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
          LEFT JOIN charges c ON c.id = COALESCE(a.charge_id, ar.charge_id, s.charge_ref)
-         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND succ.status = 'succeeded'
+         -- The charge's capture: a success, or a late capture of an attempt we had failed.
+         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND (succ.status = 'succeeded' OR succ.late_captured_at IS NOT NULL)
         WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
      ), classified AS (
        SELECT line_id, provider_charge_id, provider_charge_id AS subject, charge_id AS owner_id, attempt_id, amount_cents, currency,

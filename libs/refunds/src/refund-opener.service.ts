@@ -54,9 +54,12 @@ export class RefundOpener {
     private readonly config: AppConfig,
   ) {}
 
-  /** Creates the refund and its first attempt, already claimed for its first send. */
-  async create(input: NewRefund, actor: string): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
-    return this.db.transaction(async (em) => {
+  /**
+   * Creates the refund and its first attempt, already claimed for its first send. `within`: a caller's transaction
+   * (a reviewer refunding a late capture, with the item's close), which then owns the commit.
+   */
+  async create(input: NewRefund, actor: string, within?: EntityManager): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
+    const run = async (em: EntityManager) => {
       const charge = await this.lockCharge(em, input.chargeId);
       const target = { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) };
       await this.commitAmount(em, charge, input.amountCents);
@@ -74,7 +77,8 @@ export class RefundOpener {
       await em.insert(RefundEntity, refund);
       const attempt = await this.insertAttempt(em, target, refund, actor);
       return { refund, attempt };
-    });
+    };
+    return within ? run(within) : this.db.transaction(run);
   }
 
   /**
@@ -158,11 +162,19 @@ export class RefundOpener {
     return charge;
   }
 
-  /** The provider's id of the captured charge: only a charge with a succeeded charge attempt can be refunded. */
+  /**
+   * The provider's id of the captured charge: only a charge with a success-bearing attempt can be refunded (a
+   * succeeded attempt, or one we had failed that the provider captured late: the customer paid either way).
+   */
   private async capturedProviderCharge(em: EntityManager, chargeId: string): Promise<string> {
-    const charged = await em.getRepository(ChargeAttemptEntity).findOneBy({ chargeId, operation: 'charge', status: 'succeeded' });
-    if (!charged?.providerChargeId) throw new ChargeNotRefundableError(chargeId);
-    return charged.providerChargeId;
+    const [captured] = await em.query<Array<{ provider_charge_id: string | null }>>(
+      `SELECT CASE WHEN status = 'succeeded' THEN provider_charge_id ELSE late_capture_provider_charge_id END AS provider_charge_id
+         FROM charge_attempts
+        WHERE charge_id = $1 AND operation = 'charge' AND (status = 'succeeded' OR late_captured_at IS NOT NULL)`,
+      [chargeId],
+    );
+    if (!captured?.provider_charge_id) throw new ChargeNotRefundableError(chargeId);
+    return captured.provider_charge_id;
   }
 
   /**

@@ -142,7 +142,8 @@ export class WebhookIngestService {
   private async matchAttempt(em: EntityManager, event: ProviderWebhookEvent): Promise<string | null> {
     const byReference = isUuid(event.attemptId) ? event.attemptId : null;
     const rows = await em.query<Array<{ id: string }>>(
-      `SELECT id FROM charge_attempts WHERE id = $1 OR provider_charge_id = $2 ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
+      `SELECT id FROM charge_attempts WHERE id = $1 OR provider_charge_id = $2 OR late_capture_provider_charge_id = $2
+        ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
       [byReference, event.providerChargeId],
     );
     return rows[0]?.id ?? null;
@@ -160,6 +161,8 @@ export class WebhookIngestService {
  */
 function isAboutAnotherProviderCharge(locked: LockedAttempt, providerChargeId: string | null): boolean {
   if (providerChargeId === null) return false;
+  // A late capture is the charge's own money, whatever the attempt's `failed` says.
+  if (providerChargeId === locked.lateCaptureProviderChargeId) return false;
   if (locked.providerChargeId !== null) return providerChargeId !== locked.providerChargeId;
   return locked.status === 'failed';
 }

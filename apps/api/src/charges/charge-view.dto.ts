@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ATTEMPT_STATUSES } from '@app/attempts/rules';
-import type { AttemptView, ChargeView } from '@app/charges';
+import { CHARGE_STATUSES, type AttemptView, type CaptureView, type ChargeView } from '@app/charges';
 
 /** OpenAPI shape of one attempt in a charge view. */
 export class AttemptViewDto implements AttemptView {
@@ -14,6 +14,15 @@ export class AttemptViewDto implements AttemptView {
   @ApiProperty() createdAt: string;
   @ApiProperty({ type: String, nullable: true }) resolvedAt: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'submit, resolver, webhook, reviewer, sweeper, reconciliation' }) resolvedBy: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'when the provider captured this attempt after we had failed it (its status stays failed)' })
+  lateCapturedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the provider charge of that late capture' }) lateCaptureProviderChargeId: string | null;
+}
+
+export class CaptureViewDto implements CaptureView {
+  @ApiProperty({ description: 'the attempt through which the provider holds the customer\'s money' }) attemptId: string;
+  @ApiProperty({ type: String, nullable: true }) providerChargeId: string | null;
+  @ApiProperty({ description: 'captured after we had failed the attempt: a late success is still a success' }) late: boolean;
 }
 
 export class ChargeReviewItemDto {
@@ -35,7 +44,9 @@ export class ChargeViewDto implements ChargeView {
   @ApiProperty({ example: 'usd' }) currency: string;
   @ApiProperty({ example: 'cus_123' }) customerId: string;
   @ApiProperty({ enum: ['stripe', 'asaas'] }) provider: string;
-  @ApiProperty({ enum: ['created', 'processing', 'in_review', 'succeeded', 'failed'] }) status: ChargeView['status'];
+  @ApiProperty({ enum: CHARGE_STATUSES, description: 'what the provider holds: succeeded (and the refund states) whenever any attempt captured' })
+  status: ChargeView['status'];
+  @ApiProperty({ type: CaptureViewDto, nullable: true, description: 'the attempt that captured, late or not' }) capturedBy: CaptureViewDto | null;
   @ApiProperty({ description: 'refunded at the provider, as its events reported it' }) refundedCents: number;
   @ApiProperty() disputed: boolean;
   @ApiProperty({ type: String, nullable: true }) disputeStatus: string | null;
