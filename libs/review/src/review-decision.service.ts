@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, isUniqueViolation, type ReviewFollowUp, msInterval } from '@app/database';
+import { ChargeAttemptEntity, isUniqueViolation, REVIEW_FOLLOW_UPS, type ReviewFollowUp, msInterval } from '@app/database';
 import { actionFitsAttempt, needsSecondReviewer, type AttemptStatusSeen, type ReviewAction } from './rules/review-decision-rules.js';
+import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import { writeReviewAudit } from './review-audit.writer.js';
 import type { ReviewItemRow, ReviewItemView } from './review-item.view.js';
 import { ReviewProviderCheck, type CheckSubject, type ProviderEvidence } from './review-provider-check.service.js';
@@ -56,6 +57,7 @@ export class ReviewDecisionService {
     private readonly queue: ReviewQueueService,
     private readonly check: ReviewProviderCheck,
     private readonly transitions: AttemptTransitionWriter,
+    private readonly lateCapture: LateCaptureFollowUp,
     private readonly config: AppConfig,
   ) {}
 
@@ -139,7 +141,9 @@ export class ReviewDecisionService {
 
   private async acknowledge(row: ReviewItemRow, actor: string, followUp: ReviewFollowUp, reason: string, refundProviderChargeId: string | null): Promise<ReviewItemView> {
     if (followUp === 'refund_needed' && !row.charge_id) throw new ReviewInputInvalidError('followUp', 'refund_needed is for money taken from a customer; this item is not about a charge');
-    return this.db.transaction(async (em) => {
+    const refundToSend = await this.db.transaction(async (em) => {
+      // The charge first, in the order every writer takes it: a late capture's refund commits against it below.
+      if (row.charge_id) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [row.charge_id]);
       // Terminal statuses never change, but the lock keeps the check and the close in one picture.
       const status = await this.lockAttempt(em, row.attempt_id);
       if (status.status !== 'succeeded' && status.status !== 'failed') throw new ReviewAttemptSettledError(row.attempt_id, status.status, status.resolved_by);
@@ -169,9 +173,13 @@ export class ReviewDecisionService {
           [row.id, row.provider, refundProviderChargeId, row.charge_id, row.amount_cents, row.currency.trim()],
         );
       }
+      // A capture the provider made after we failed the attempt is kept or refunded, never left unanswered.
+      const refund = await this.lateCapture.applyWithin(em, row, followUp, refundProviderChargeId, actor);
       this.count('acknowledge', 'applied', row, actor);
-      return this.queue.get(row.id, em);
+      return refund;
     });
+    await this.lateCapture.send(refundToSend, actor);
+    return this.queue.get(row.id);
   }
 
   private async propose(row: ReviewItemRow, actor: string, action: MoneyAction, providerChargeId: string | null, reason: string, evidence: ProviderEvidence): Promise<ReviewItemView> {
@@ -300,6 +308,6 @@ function validate(input: DecisionInput): void {
   const namesRefund = input.action === 'acknowledge' && input.followUp === 'refund_needed';
   if (namesRefund && !input.providerChargeId) throw new ReviewInputInvalidError('providerChargeId', 'refund_needed names the provider charge to give back');
   if (input.action !== 'succeeded' && !namesRefund && input.providerChargeId) throw new ReviewInputInvalidError('providerChargeId', 'only succeeded, or acknowledge with refund_needed, names a provider charge');
-  if (input.action === 'acknowledge' && !input.followUp) throw new ReviewInputInvalidError('followUp', 'acknowledge needs a follow-up: refund_needed, no_action or recorded_externally');
+  if (input.action === 'acknowledge' && !input.followUp) throw new ReviewInputInvalidError('followUp', `acknowledge needs a follow-up: ${REVIEW_FOLLOW_UPS.join(', ')}`);
   if (input.action !== 'acknowledge' && input.followUp) throw new ReviewInputInvalidError('followUp', 'only acknowledge takes a follow-up');
 }

@@ -8,6 +8,11 @@ export interface ReviewItemView {
   state: ReviewItemState;
   attemptId: string;
   attemptStatus: string;
+  /**
+   * The provider charge that captured this attempt after we had failed it: the customer paid. Acknowledge it with
+   * `keep_capture` (fulfil the order) or `refund_capture` (refund it through the charge's own refund path).
+   */
+  lateCaptureProviderChargeId: string | null;
   /** Null for a payout's item (see payoutId), and for a proposal refund's (no charge of ours). */
   chargeId: string | null;
   payoutId: string | null;
@@ -44,6 +49,7 @@ export interface ReviewItemRow {
   state: ReviewItemState;
   attempt_id: string;
   attempt_status: string;
+  late_capture_provider_charge_id: string | null;
   charge_id: string | null;
   refund_id: string | null;
   payout_id: string | null;
@@ -71,7 +77,7 @@ export interface ReviewItemRow {
 export const EFFECTIVE_STATE = `CASE WHEN r.state = 'claimed' AND r.claim_expires_at <= now() THEN 'open' ELSE r.state END`;
 
 export const ITEM_SELECT = `
-  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.charge_id, a.refund_id, a.payout_id, a.provider,
+  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.late_capture_provider_charge_id, a.charge_id, a.refund_id, a.payout_id, a.provider,
          COALESCE(c.amount_cents, p.amount_cents, rf.amount_cents) AS amount_cents, COALESCE(c.currency, p.currency, rf.currency) AS currency, c.customer_id, r.created_at AS opened_at,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claimed_by END AS claimed_by,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claim_expires_at END AS claim_expires_at,
@@ -95,6 +101,7 @@ export function toReviewItemView(row: ReviewItemRow, fourEyesThresholdCents: num
     state: row.state,
     attemptId: row.attempt_id,
     attemptStatus: row.attempt_status,
+    lateCaptureProviderChargeId: row.late_capture_provider_charge_id,
     chargeId: row.charge_id,
     payoutId: row.payout_id,
     provider: row.provider,

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
+import { RefundsModule } from '@app/refunds';
 import { ReviewClaimsService } from './review-claims.service.js';
 import { ReviewDecisionService } from './review-decision.service.js';
+import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import { ReviewProviderCheck } from './review-provider-check.service.js';
 import { ReviewQueueGauges } from './review-queue.gauges.js';
 import { ReviewQueueService } from './review-queue.service.js';
@@ -9,8 +11,8 @@ import { ReviewModule } from './review.module.js';
 
 /** The queue finance staff work: reading, claiming, deciding with proof. Imported by the api. */
 @Module({
-  imports: [AttemptsModule, ReviewModule],
-  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewProviderCheck, ReviewQueueGauges],
+  imports: [AttemptsModule, RefundsModule, ReviewModule],
+  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges],
   exports: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewModule],
 })
 export class ReviewQueueModule {}

@@ -91,3 +91,12 @@ export class ReviewSecondProviderChargeError extends DomainError {
     );
   }
 }
+
+/** The follow-up does not fit what the provider holds for this attempt (a late capture, or none). Nothing changed. */
+export class ReviewFollowUpMismatchError extends DomainError {
+  readonly code = 'review_follow_up_mismatch';
+  readonly kind = 'unprocessable';
+  constructor(followUp: string, why: string) {
+    super(`followUp ${followUp}: ${why}`, { field: 'followUp', followUp });
+  }
+}

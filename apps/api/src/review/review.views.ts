@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ATTEMPT_STATUSES } from '@app/attempts/rules';
+import { REVIEW_FOLLOW_UPS } from '@app/database';
 
 /** OpenAPI shapes of the review endpoints' answers (the services return plain objects of these shapes). */
 export class ReviewDecisionViewDoc {
   @ApiProperty({ enum: ['succeeded', 'failed', 'acknowledge'] }) action: string;
   @ApiPropertyOptional({ type: String, nullable: true }) reason: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) providerChargeId: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, enum: ['refund_needed', 'no_action', 'recorded_externally'] }) followUp: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, enum: REVIEW_FOLLOW_UPS }) followUp: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) decidedBy: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) decidedAt: string | null;
 }
@@ -17,6 +18,8 @@ export class ReviewItemViewDoc {
   @ApiProperty({ enum: ['open', 'claimed', 'awaiting_second', 'closed'] }) state: string;
   @ApiProperty({ format: 'uuid' }) attemptId: string;
   @ApiProperty({ enum: ATTEMPT_STATUSES }) attemptStatus: string;
+  @ApiProperty({ type: String, nullable: true, description: 'the provider charge that captured this attempt after we had failed it: acknowledge with keep_capture or refund_capture' })
+  lateCaptureProviderChargeId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for the refund of an executed refund proposal (no charge of ours)' }) chargeId: string | null;
   @ApiProperty() provider: string;
   @ApiProperty() amountCents: number;

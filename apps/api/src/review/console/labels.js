@@ -13,7 +13,16 @@ export const REASONS = {
   payload_mismatch: ['Stored payload does not match its key', 'The attempt\'s stored request no longer matches the hash it was sent with.'],
 };
 export const STATES = { open: 'Open', claimed: 'Claimed', awaiting_second: 'Awaiting second reviewer', closed: 'Closed' };
-export const FOLLOW_UPS = { refund_needed: 'Refund needed', no_action: 'No action', recorded_externally: 'Recorded externally' };
+export const FOLLOW_UPS = {
+  refund_needed: 'Refund needed',
+  no_action: 'No action',
+  recorded_externally: 'Recorded externally',
+  keep_capture: 'Keep the payment: fulfil the order',
+  refund_capture: 'Refund the payment to the customer',
+};
+/** A late capture (the customer paid through an attempt we had failed) is kept or refunded, nothing else. */
+export const LATE_CAPTURE_FOLLOW_UPS = ['keep_capture', 'refund_capture', 'recorded_externally'];
+export const PLAIN_FOLLOW_UPS = ['refund_needed', 'no_action', 'recorded_externally'];
 export const AGES = [['', 'Any age'], ['15m', 'Older than 15 min'], ['1h', 'Older than 1 hour'], ['4h', 'Older than 4 hours'], ['1d', 'Older than 1 day'], ['3d', 'Older than 3 days']];
 
 export const DIVERGENCES = {
