@@ -132,8 +132,9 @@ describe('Asaas webhooks: the static access token, deduplication, and the same r
     stack.sim.setAsaasPaymentStatus(payment.id, 'RECEIVED');
     await stack.sim.webhooksIdle();
     const view = await getCharge(stack, charge.id);
-    expect(view.status).toBe('in_review');
+    expect(view.status).toBe('succeeded');
     expect(view.attempts[0].status).toBe('failed');
+    expect(view.capturedBy).toEqual({ attemptId: attempts[0].id, providerChargeId: payment.id, late: true });
   });
 });
 

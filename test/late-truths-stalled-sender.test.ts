@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity } from '@app/database';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
-import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
+import { createCharge, getCharge, submit, submitRefusedAsCaptured, transitionsOf } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -39,15 +39,16 @@ describe('a sender stalled past its lease, and the grace measured by the databas
     expect(late.status).toBe(200);
     expect(stack.sim.intents({ attemptId: attempt.id })).toHaveLength(1);
     const view = await getCharge(stack, charge.id);
-    expect(view.status).toBe('in_review');
+    expect(view.status).toBe('succeeded');
     expect(view.attempts.map((a) => a.status)).toEqual(['failed']);
+    expect(view.capturedBy).toMatchObject({ attemptId: attempt.id, late: true });
     expect(await transitionsOf(stack, attempt.id)).toEqual(['new→pending:submit', 'pending→unknown:sweeper', 'unknown→failed:resolver']);
     const [item] = await stack.db.query(`SELECT reason, evidence FROM review_items WHERE attempt_id = $1`, [attempt.id]);
     expect(item.reason).toBe('provider_success_after_failure');
     expect(item.evidence.findings).toMatchObject({ lateResponse: true, httpStatus: 200, fact: { outcome: 'succeeded' } });
 
     const creates = stack.sim.stats().requests.creates;
-    expect((await submit(stack, charge.id)).status).toBe('in_review');
+    await submitRefusedAsCaptured(stack, charge.id, attempt.id);
     expect(stack.sim.stats().requests.creates).toBe(creates);
     stack.sim.configure({ createLatencyMs: 0 });
   });

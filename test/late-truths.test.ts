@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
 import { ChargeAttemptEntity, ProviderCallEntity, WebhookEventEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
-import { createCharge, getCharge, submit } from './support/charges.js';
+import { createCharge, getCharge, submit, submitRefusedAsCaptured } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -77,8 +77,12 @@ describe('late truths', () => {
 
     // Every customer tries again.
     for (const charge of charges) {
-      const view = await submit(stack, charge.id);
-      expect(view.status).toBe('in_review');
+      // The re-check finds the capture: recorded as the attempt's late capture, the charge is paid, nothing opens.
+      const attemptId = (await getCharge(stack, charge.id)).attempts[0].id;
+      await submitRefusedAsCaptured(stack, charge.id, attemptId);
+      const view = await getCharge(stack, charge.id);
+      expect(view.status).toBe('succeeded');
+      expect(view.capturedBy).toMatchObject({ attemptId, late: true });
       expect(view.attempts).toHaveLength(1);
     }
     expect(stack.sim.stats().requests.creates).toBe(createsBefore);
@@ -92,7 +96,7 @@ describe('late truths', () => {
       const rechecks = await stack.db.getRepository(ProviderCallEntity).findBy({ attemptId, kind: 'recheck' });
       expect(rechecks.map((r) => r.outcome)).toEqual(['found']);
       // Still refused while the person decides.
-      await submit(stack, charge.id);
+      await submitRefusedAsCaptured(stack, charge.id, attemptId);
     }
     expect(stack.sim.stats().requests.creates).toBe(createsBefore);
   });
@@ -156,7 +160,8 @@ describe('late truths', () => {
     const items = await reviewItemsOf(attemptId);
     expect(items.map((i) => i.reason)).toEqual(['provider_success_after_failure']);
     expect(items[0].evidence.findings.webhookEventId).toBe(event.id);
-    expect((await getCharge(stack, charge.id)).status).toBe('in_review');
+    // The customer paid: the charge reads succeeded while the person decides what to do with the capture.
+    expect((await getCharge(stack, charge.id)).status).toBe('succeeded');
   });
 
   it('a failure event for another provider charge neither fails the attempt nor replaces its provider id', async () => {

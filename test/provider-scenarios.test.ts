@@ -6,7 +6,7 @@ import { ChargeAttemptEntity, ProviderCallEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { OpenAttemptSweeper } from '@app/resolution';
 import type { CreateFault } from '@app/simulator';
-import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
+import { createCharge, getCharge, submit, submitRefusedAsCaptured, transitionsOf } from './support/charges.js';
 import { PROVIDER_PROFILES, type ProviderProfile } from './support/provider-profiles.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
@@ -228,10 +228,11 @@ describe.each(PROVIDER_PROFILES)('a late truth: the customer resubmits after a n
     await waitFor(async () => profile.chargesFor(stack.sim, attempt.id).length, (n) => n === 1, 10_000, 'the late create');
     expect(stack.sim.stats().faultsInjected.create_late).toBe(1);
 
-    // The customer tries again, twice: nothing new is sent, a person decides.
+    // The customer tries again, twice: the re-check finds the payment (a late capture), nothing new is sent, a person decides.
     for (let i = 0; i < 2; i += 1) {
-      const view = await submit(stack, charge.id);
-      expect(view.status).toBe('in_review');
+      await submitRefusedAsCaptured(stack, charge.id, attempt.id);
+      const view = await getCharge(stack, charge.id);
+      expect(view.status).toBe('succeeded');
       expect(view.attempts).toHaveLength(1);
     }
     expect(profile.requestsFor(stack.sim, attempt)).toBe(1);

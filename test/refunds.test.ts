@@ -49,7 +49,7 @@ describe('refunds', () => {
 
     expect(await getRefund(stack, first.body.id)).toMatchObject({ id: first.body.id, status: 'succeeded' });
     const view = await getCharge(stack, charge.id);
-    expect(view.status).toBe('succeeded');
+    expect(view.status).toBe('partially_refunded');
     expect(view.attempts.map((a) => a.id)).toEqual([charge.attempts[0].id]);
     expect(view.refunds).toEqual([{ id: first.body.id, amountCents: 1000, status: 'succeeded' }]);
     expect(await committedCents(stack, charge.id)).toBe(1000);

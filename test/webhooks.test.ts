@@ -4,7 +4,7 @@ import { ChargeAttemptEntity, ReviewItemEntity, WebhookEventEntity } from '@app/
 import { signStripePayload } from '@app/gateways';
 import { UnknownAttemptResolver } from '@app/resolution';
 import type { ChargeView } from '@app/charges';
-import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
+import { createCharge, getCharge, submit, submitRefusedAsCaptured, transitionsOf } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -165,8 +165,9 @@ describe('Stripe webhooks', () => {
     const items = await stack.db.getRepository(ReviewItemEntity).findBy({ attemptId: attempts[0].id });
     expect(items.map((i) => [i.state, i.reason])).toEqual([['open', 'provider_success_after_failure']]);
 
-    const view = await submit(stack, charge.id);
-    expect(view.status).toBe('in_review');
+    await submitRefusedAsCaptured(stack, charge.id, attempts[0].id);
+    const view = await getCharge(stack, charge.id);
+    expect(view.status).toBe('succeeded');
     expect(view.attempts).toHaveLength(1);
     expect(stack.sim.stats().requests.creates).toBe(1);
   });

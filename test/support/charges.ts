@@ -27,3 +27,13 @@ export async function transitionsOf(stack: TestStack, attemptId: string): Promis
   const rows = await stack.db.getRepository(AttemptTransitionEntity).find({ where: { attemptId }, order: { id: 'ASC' } });
   return rows.map((r) => `${r.fromStatus ?? 'new'}→${r.toStatus}:${r.cause}`);
 }
+
+/**
+ * A submit of a charge the provider already captured through an attempt we had failed (a late capture): refused
+ * with 409 naming that attempt, and nothing is opened or sent.
+ */
+export async function submitRefusedAsCaptured(stack: TestStack, chargeId: string, attemptId: string): Promise<void> {
+  const res = await stack.http.post(`/charges/${chargeId}/submit`).set(stack.auth('merchant'));
+  expect(res.status, JSON.stringify(res.body)).toBe(409);
+  expect(res.body).toMatchObject({ code: 'charge_already_captured', details: { chargeId, attemptId } });
+}
