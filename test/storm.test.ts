@@ -7,6 +7,9 @@ import type { RefundView } from '@app/refunds';
 import { createCharge, getCharge } from './support/charges.js';
 import { balanceOf, fundedAccount, payoutBody } from './support/payouts.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
+
+/** Efí's webhook route exists only with its authentication configured: the URL's secret hmac here. */
+const EFI_WEBHOOK_HMAC = 'storm-webhook-hmac-0123456789abcdef0123';
 import { waitFor } from './support/wait-for.js';
 
 const CHARGES = 60;
@@ -23,7 +26,7 @@ describe('a storm of provider faults', () => {
   beforeAll(async () => {
     efi = await startEfiSimulator({ hangMs: 1200 });
     // Late creates land 1.2 s after arrival, inside the 1.5 s grace: the resolver must wait for them.
-    stack = await startTestStack({ worker: true, efi, env: { RESOLUTION_MAX_TRIES: '12', CONSISTENT_LOOKUP_GRACE_MS: '1500' } });
+    stack = await startTestStack({ worker: true, efi, env: { RESOLUTION_MAX_TRIES: '12', CONSISTENT_LOOKUP_GRACE_MS: '1500', EFI_WEBHOOK_HMAC: EFI_WEBHOOK_HMAC } });
     stack.sim.configure({ hangMs: 1200, webhook: { url: `${stack.baseUrl}/webhooks/stripe`, duplicates: 1, reorder: true, dropRate: 0.3 } });
     stack.sim.setFaults({
       random: {
@@ -153,7 +156,7 @@ describe('a storm of provider faults', () => {
     const FUNDED = 10_000;
     const REFUSED_KEY = 'refused-payee@example.com.br';
     // The same seeded faults on Pix sends, some payees the provider refuses (NAO_REALIZADO), and sent-Pix webhooks.
-    efi.configure({ failPayeeKeys: [REFUSED_KEY], webhook: { url: `${stack.baseUrl}/webhooks/efi` } });
+    efi.configure({ failPayeeKeys: [REFUSED_KEY], webhook: { url: `${stack.baseUrl}/webhooks/efi?hmac=${EFI_WEBHOOK_HMAC}&ignorar=` } });
     efi.setFaults({
       random: {
         seed: 20261203,

@@ -35,7 +35,7 @@ const customerOf = (i: number) => `cus_cert_${run}_${i}`;
 const rules: FaultRule[] = Array.from({ length: n }, (_, i) => ({ fault: FAULTS[i % 3], match: { customerId: customerOf(i) }, times: 1 }));
 sim.setFaults({ rules });
 
-const env = { DATABASE_URL: databaseUrl, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', QUEUE_PREFIX: `cert-${run}` };
+const env = { DATABASE_URL: databaseUrl, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator', QUEUE_PREFIX: `cert-${run}` };
 const api = startService('api', { ...env, PORT: String(port), API_TOKENS: `merchant:${token}` });
 const worker = startService('worker', env);
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });

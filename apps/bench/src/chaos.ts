@@ -66,7 +66,7 @@ sim.setFaults({
     },
   },
 });
-const env = { ...TIMINGS, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator' };
+const env = { ...TIMINGS, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator' };
 const api = startService('api', { ...env, PORT: String(port), API_TOKENS: `merchant:${token}` });
 const workers: ServiceProcess[] = [startService('worker', env), startService('worker', env)];
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });

@@ -24,7 +24,7 @@ const timings = {
 
 await migrateDatabase(databaseUrl);
 const sim = await startSimulator({ port: 0, controlPort: 0, webhook: { url: `${base}/webhooks/stripe`, duplicates: 1, reorder: true } });
-const env = { ...timings, PORT: String(port), DATABASE_URL: databaseUrl, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', QUEUE_PREFIX: `demo-${randomUUID().slice(0, 8)}`, API_TOKENS: `merchant:${token}` };
+const env = { ...timings, PORT: String(port), DATABASE_URL: databaseUrl, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator', QUEUE_PREFIX: `demo-${randomUUID().slice(0, 8)}`, API_TOKENS: `merchant:${token}` };
 const services = [startService('api', env), startService('worker', env)];
 
 interface View {

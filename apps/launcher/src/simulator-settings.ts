@@ -18,6 +18,8 @@ export function useSimulator(env: NodeJS.ProcessEnv, ports: SimulatorPorts): voi
     SIMULATOR_WEBHOOK_URL: env.SIMULATOR_WEBHOOK_URL ?? `http://127.0.0.1:${ports.app}/webhooks/stripe`,
     STRIPE_API_BASE: `http://127.0.0.1:${ports.api}`,
     STRIPE_SECRET_KEY: 'sk_test_simulator',
+    // The simulator signs its webhooks with its own public secret: only ever set here, for the simulator.
+    STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator',
   });
   say('STRIPE_SECRET_KEY is not set: using the local Stripe SIMULATOR, not Stripe. No real money moves.');
   say(`  simulated Stripe API http://127.0.0.1:${ports.api}, control API http://127.0.0.1:${ports.control}/_sim, webhooks to ${env.SIMULATOR_WEBHOOK_URL}`);

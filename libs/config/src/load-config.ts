@@ -69,7 +69,7 @@ function crossFieldProblems(config: AppConfig): string[] {
   if (config.SUBMIT_LEASE_MS <= callMs) problems.push(`  SUBMIT_LEASE_MS: must exceed PROVIDER_CONNECT_TIMEOUT_MS + PROVIDER_READ_TIMEOUT_MS (${callMs} ms)`);
   // A public secret with a real key would let anyone forge "succeeded" for any attempt.
   const realStripeKey = config.STRIPE_SECRET_KEY !== undefined && config.STRIPE_SECRET_KEY !== SIMULATOR_STRIPE_SECRET_KEY;
-  if (realStripeKey && config.STRIPE_WEBHOOK_SECRET === SIMULATOR_STRIPE_WEBHOOK_SECRET) {
+  if (realStripeKey && (config.STRIPE_WEBHOOK_SECRET === undefined || config.STRIPE_WEBHOOK_SECRET === SIMULATOR_STRIPE_WEBHOOK_SECRET)) {
     problems.push('  STRIPE_WEBHOOK_SECRET: must be set to the endpoint secret (whsec_...) of your Stripe account when STRIPE_SECRET_KEY is a real key');
   }
   problems.push(...efiProblems(config));

@@ -34,6 +34,8 @@ const INFO = 30;
             ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
             : {}),
           hooks: { logMethod: demoteBootChatter },
+          // A webhook URL may carry a secret (Efí's hmac): its query never reaches a log line.
+          serializers: { req: withoutWebhookQuery },
           redact: {
             paths: [
               'req.headers.authorization',
@@ -52,6 +54,13 @@ const INFO = 30;
   ],
 })
 export class LoggerModule {}
+
+/** A serialized request with the query string of webhook routes cut off its url and dropped from its fields. */
+export function withoutWebhookQuery<R extends { url?: string; query?: unknown }>(req: R): R {
+  if (typeof req.url !== 'string' || !req.url.startsWith('/webhooks/')) return req;
+  const cut = req.url.indexOf('?');
+  return { ...req, url: cut === -1 ? req.url : `${req.url.slice(0, cut)}?[redacted]`, query: undefined };
+}
 
 /** Logs Nest's boot lines at debug instead of info; everything else passes unchanged. */
 function demoteBootChatter(this: PinoLogger, args: Parameters<LogFn>, method: LogFn, level: number): void {

@@ -35,10 +35,16 @@ describe('EfiWebhookDecoder', () => {
   });
 
   it('refuses a body that is not a Pix notification, and keeps an unreadable valor as a mismatch', () => {
+    const decoder = new EfiWebhookDecoder({ hmac, requireClientCertificate: false });
+    const signed = transport({ hmac });
+    expect(decoder.decode(Buffer.from('nope'), {}, 0, signed)).toMatchObject({ ok: false });
+    expect(decoder.decode(body([]), {}, 0, signed)).toMatchObject({ ok: false });
+    expect(decoder.decode(body([{ status: 'REALIZADO' }]), {}, 0, signed)).toMatchObject({ ok: false });
+    expect(decoder.decode(body([{ ...realizado, valor: 'doze' }]), {}, 0, signed)).toMatchObject({ ok: true, event: { amountCents: Number.NaN } });
+  });
+
+  it('refuses every delivery when no authentication is configured, whatever it carries', () => {
     const open = new EfiWebhookDecoder({ requireClientCertificate: false });
-    expect(open.decode(Buffer.from('nope'), {}, 0, transport())).toMatchObject({ ok: false });
-    expect(open.decode(body([]), {}, 0, transport())).toMatchObject({ ok: false });
-    expect(open.decode(body([{ status: 'REALIZADO' }]), {}, 0, transport())).toMatchObject({ ok: false });
-    expect(open.decode(body([{ ...realizado, valor: 'doze' }]), {}, 0, transport())).toMatchObject({ ok: true, event: { amountCents: Number.NaN } });
+    expect(open.decode(body([realizado]), {}, 0, transport({ hmac }))).toEqual({ ok: false, reason: 'no webhook authentication is configured for Efí' });
   });
 });

@@ -15,8 +15,8 @@ export interface EfiWebhookAuth {
  * several per delivery. Efí signs nothing; it authenticates by mutual TLS (provider-contracts.md §4b). So a
  * delivery is accepted when it came over a TLS connection whose client certificate our server verified against
  * EFI_WEBHOOK_CA_PATH, or, behind a proxy that terminates TLS, when the URL's secret `hmac` parameter matches
- * EFI_WEBHOOK_HMAC (constant time). With neither configured (the simulator's secret only: config refuses a real
- * one) deliveries are accepted as they come. Each Pix becomes one event, deduplicated by (endToEndId, status).
+ * EFI_WEBHOOK_HMAC (constant time). With neither configured the decoder is not registered at all, so the route
+ * answers 404 (WebhooksModule). Each Pix becomes one event, deduplicated by (endToEndId, status).
  */
 export class EfiWebhookDecoder extends WebhookDecoder {
   readonly provider = 'efi';
@@ -39,7 +39,8 @@ export class EfiWebhookDecoder extends WebhookDecoder {
 
   private authenticate(transport: WebhookTransport | undefined): string | null {
     const byHmac = this.auth.hmac !== undefined;
-    if (!byHmac && !this.auth.requireClientCertificate) return null;
+    // Never reached through the module (an unconfigured Efí has no route), and never an open door if constructed so.
+    if (!byHmac && !this.auth.requireClientCertificate) return 'no webhook authentication is configured for Efí';
     if (this.auth.requireClientCertificate && transport?.tlsClientAuthorized === true) return null;
     if (byHmac && sameSecret(transport?.query.hmac, this.auth.hmac)) return null;
     return byHmac ? 'hmac: missing or wrong' : 'client certificate: missing or not trusted';

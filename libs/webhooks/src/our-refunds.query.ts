@@ -3,12 +3,13 @@ import { isUuid } from '@app/common';
 import type { RefundFact } from './provider-webhook.event.js';
 
 /** Our refund attempt a refund event is about: by the reference we sent, then by the refund id we recorded. */
-export async function matchRefundAttempt(em: EntityManager, refund: RefundFact): Promise<string | null> {
+export async function matchRefundAttempt(em: EntityManager, provider: string, refund: RefundFact): Promise<string | null> {
   const byReference = isUuid(refund.attemptId) ? refund.attemptId : null;
+  // Only this provider's attempts: an event of one provider never settles another provider's refund.
   const rows = await em.query<Array<{ id: string }>>(
-    `SELECT id FROM charge_attempts WHERE operation = 'refund' AND (id = $1 OR provider_charge_id = $2)
+    `SELECT id FROM charge_attempts WHERE operation = 'refund' AND provider = $3 AND (id = $1 OR provider_charge_id = $2)
       ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
-    [byReference, refund.providerRefundId],
+    [byReference, refund.providerRefundId, provider],
   );
   return rows[0]?.id ?? null;
 }

@@ -56,24 +56,33 @@ export class WebhookIngestService {
     if (!eventRowId) return { duplicate: true, disposition: 'duplicate' };
     // A refund of ours is a fact about its refund attempt, applied like any other; only a refund that is
     // not ours is money moved back that a person must see.
-    const refundAttemptId = event.refund ? await matchRefundAttempt(em, event.refund) : null;
+    const refundAttemptId = event.refund ? await matchRefundAttempt(em, provider, event.refund) : null;
     if (refundAttemptId && event.refund) {
       const { providerRefundId, outcome, amountCents, currency } = event.refund;
+      if (provesNothing(event.refund)) return this.unproven(em, provider, event, eventRowId, refundAttemptId);
       const evidence = { webhookEventId: event.eventId, type: event.type, providerRefundId };
       const fact = { outcome, providerChargeId: providerRefundId, amountCents, currency };
       return this.finish(em, provider, event, eventRowId, refundAttemptId, await this.facts.apply(em, refundAttemptId, fact, { cause: 'webhook', actor: `webhook:${provider}`, evidence }));
     }
-    const attemptId = await this.matchAttempt(em, event);
+    const attemptId = await this.matchAttempt(em, provider, event);
     if (!attemptId) {
       await this.setDisposition(em, eventRowId, null, 'unmatched', null);
       this.logger.warn({ provider, eventId: event.eventId, type: event.type }, 'webhook for an unknown reference kept for reconciliation');
       return { duplicate: false, disposition: 'unmatched' };
     }
+    if (!event.afterSuccess && provesNothing(event)) return this.unproven(em, provider, event, eventRowId, attemptId);
     const evidence = { webhookEventId: event.eventId, type: event.type, providerChargeId: event.providerChargeId };
     const decision: EventDecision = event.afterSuccess
       ? await this.recordMoneyMovedBack(em, attemptId, event.afterSuccess, event.providerChargeId, evidence)
       : await this.facts.apply(em, attemptId, event, { cause: 'webhook', actor: `webhook:${provider}`, evidence });
     return this.finish(em, provider, event, eventRowId, attemptId, decision);
+  }
+
+  /** Kept as evidence (never dropped), matched, and applied to nothing: the resolver's own lookup decides. */
+  private async unproven(em: EntityManager, provider: string, event: ProviderWebhookEvent, eventRowId: string, attemptId: string): Promise<IngestResult> {
+    await this.setDisposition(em, eventRowId, attemptId, 'unproven', { reason: 'a success without amount and currency proves nothing' });
+    this.logger.warn({ provider, eventId: event.eventId, type: event.type, attemptId }, 'webhook success without amount and currency: kept, not applied');
+    return { duplicate: false, disposition: 'unproven' };
   }
 
   private async finish(em: EntityManager, provider: string, event: ProviderWebhookEvent, eventRowId: string, attemptId: string, decision: EventDecision): Promise<IngestResult> {
@@ -138,13 +147,17 @@ export class WebhookIngestService {
     return rows.length === 1 ? id : null;
   }
 
-  /** By our reference first, then by the provider's id. The applier locks what it decides on. */
-  private async matchAttempt(em: EntityManager, event: ProviderWebhookEvent): Promise<string | null> {
+  /**
+   * By our reference first, then by the provider's id, among **this provider's** attempts only (in the SQL): an
+   * event of one provider carrying another provider's attempt id stays unmatched. The applier locks what it decides on.
+   */
+  private async matchAttempt(em: EntityManager, provider: string, event: ProviderWebhookEvent): Promise<string | null> {
     const byReference = isUuid(event.attemptId) ? event.attemptId : null;
     const rows = await em.query<Array<{ id: string }>>(
-      `SELECT id FROM charge_attempts WHERE id = $1 OR provider_charge_id = $2 OR late_capture_provider_charge_id = $2
+      `SELECT id FROM charge_attempts
+        WHERE provider = $3 AND (id = $1 OR provider_charge_id = $2 OR late_capture_provider_charge_id = $2)
         ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
-      [byReference, event.providerChargeId],
+      [byReference, event.providerChargeId, provider],
     );
     return rows[0]?.id ?? null;
   }
@@ -165,4 +178,9 @@ function isAboutAnotherProviderCharge(locked: LockedAttempt, providerChargeId: s
   if (providerChargeId === locked.lateCaptureProviderChargeId) return false;
   if (locked.providerChargeId !== null) return providerChargeId !== locked.providerChargeId;
   return locked.status === 'failed';
+}
+
+/** A success that names no amount and currency cannot be checked against what we asked for: it proves nothing. */
+function provesNothing(fact: { outcome: string | null; amountCents: number | null; currency: string | null }): boolean {
+  return fact.outcome === 'succeeded' && (fact.amountCents === null || fact.currency === null);
 }

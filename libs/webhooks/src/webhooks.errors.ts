@@ -9,9 +9,10 @@ export class WebhookRejectedError extends DomainError {
   }
 }
 
+/** No such provider, or one not configured with its own webhook secret: there is no endpoint to deliver to. */
 export class UnknownWebhookProviderError extends DomainError {
   readonly code = 'unknown_webhook_provider';
-  readonly kind = 'invalid_input';
+  readonly kind = 'not_found';
   constructor(provider: string) {
     super(`no webhook endpoint for provider "${provider}"`, { provider });
   }
