@@ -26,6 +26,8 @@ export default defineConfig({
       WORKER_HTTP_PORT: '0',
       // Tests hammer one token far past any sane production budget; the rate-limit test sets its own.
       API_RATE_LIMIT: '100000000',
+      AUTH_FAILURE_LIMIT: '100000000',
+      WEBHOOK_RATE_LIMIT: '100000000',
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,31 +1,58 @@
-import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException, ForbiddenException } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, ForbiddenException, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ApiRole } from '@app/database';
 import { actorHasRole, type Actor } from './actor.js';
 import { ApiTokenService } from './api-token.service.js';
+import { AuthFailureLimiter } from './auth-failure.limiter.js';
 import { ALLOWED_ROLES, PUBLIC_ROUTE } from './auth.decorators.js';
 
-/** Global guard: every route needs a bearer token unless marked @Public(); @Roles narrows who may call. */
+interface GuardedRequest {
+  headers: Record<string, string | undefined>;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+  actor?: Actor;
+}
+
+/**
+ * Global guard: every route needs a bearer token unless marked @Public(); @Roles narrows who may call. An address
+ * that keeps failing to authenticate is refused with 429 before its tokens are looked up (AuthFailureLimiter).
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: ApiTokenService,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; actor?: Actor }>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<GuardedRequest>();
+    const address = request.ip ?? request.socket?.remoteAddress ?? 'unknown';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match) throw new UnauthorizedException('missing bearer token in the Authorization header');
-    const actor = await this.tokens.authenticate(match[1]);
-    if (!actor) throw new UnauthorizedException('unknown or revoked token');
+    const actor = (match && this.tokens.cached(match[1])) || (await this.authenticateSlowly(match?.[1] ?? null, address, http.getResponse()));
     const allowed = this.reflector.getAllAndOverride<ApiRole[] | undefined>(ALLOWED_ROLES, targets);
     if (allowed && !actorHasRole(actor, allowed)) {
       throw new ForbiddenException(`this endpoint needs role ${allowed.join(' or ')}; token has ${actor.role}`);
     }
     request.actor = actor;
     return true;
+  }
+
+  /** A token not believed from the cache: refused at once while its address is over the failure budget. */
+  private async authenticateSlowly(token: string | null, address: string, response: { setHeader(name: string, value: string): void }): Promise<Actor> {
+    const tooMany = (waitMs: number) => {
+      response.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+      return new HttpException('too many failed authentications from this address; retry later', HttpStatus.TOO_MANY_REQUESTS);
+    };
+    const blocked = await this.failures.blockedFor(address);
+    if (blocked !== null) throw tooMany(blocked);
+    const actor = token ? await this.tokens.authenticate(token) : null;
+    if (actor) return actor;
+    const over = await this.failures.recordFailure(address);
+    if (over !== null) throw tooMany(over);
+    throw new UnauthorizedException(token ? 'unknown or revoked token' : 'missing bearer token in the Authorization header');
   }
 }

@@ -4,16 +4,23 @@ import { hashToken } from '@app/auth';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+export function hasBearer(context: ExecutionContext): boolean {
+  return BEARER.test(context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization ?? '');
+}
+
+export function isWebhookRoute(context: ExecutionContext): boolean {
+  return (context.switchToHttp().getRequest<{ url?: string }>().url ?? '').startsWith('/webhooks/');
+}
+
 /**
- * A budget per API token, shared by every route: the token is who is calling. Requests without a bearer
- * token (webhooks, health, metrics, docs) are not counted here; a provider's webhook retries must never
- * be refused for load.
+ * A budget per API token, shared by every route: the token is who is calling. Webhook routes have a generous
+ * budget per client address of their own (a provider retries in bursts). Requests with neither (health,
+ * metrics, docs) are not counted; failed authentications are limited by the auth guard.
  */
 @Injectable()
 export class TokenThrottlerGuard extends ThrottlerGuard {
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
-    return !BEARER.test(request.headers.authorization ?? '');
+    return !hasBearer(context) && !isWebhookRoute(context);
   }
 
   /** Keyed by the token's hash, never the token itself (Redis keys are not secret). */
