@@ -16,6 +16,7 @@ import { ReviewRefundProposals1764680160000 } from './1764680160000-ReviewRefund
 import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaimedChargeAttempt.js';
 import { PayoutDivergences1764680170000 } from './1764680170000-PayoutDivergences.js';
 import { ChargeCapturedOnce1764680180000 } from './1764680180000-ChargeCapturedOnce.js';
+import { MerchantsAndPeople1764680190000 } from './1764680190000-MerchantsAndPeople.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -40,4 +41,5 @@ export const MIGRATIONS = [
   ReviewRefundProposals1764680160000,
   PayoutDivergences1764680170000,
   ChargeCapturedOnce1764680180000,
+  MerchantsAndPeople1764680190000,
 ];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiTokenService } from '@app/auth';
 import { hashRequest, IdempotencyRecordJanitor } from '@app/charges';
 import { ChargeEntity } from '@app/database';
 import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
@@ -51,7 +52,7 @@ describe('POST /charges with an Idempotency-Key', () => {
     const key = randomUUID();
     const body = newChargeBody();
     // The first request is mid-flight: its key is recorded, its response not yet.
-    const [{ name: scope }] = await stack.db.query(`SELECT name FROM api_tokens WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [stack.tokens.merchant]);
+    const scope = `merchant:${stack.merchantId}`;
     await stack.db.query(`INSERT INTO idempotency_records (scope, key, request_hash, state) VALUES ($1, $2, $3, 'in_flight')`, [scope, key, hashRequest(body)]);
     const inFlight = await post(key, body);
     expect(inFlight.status).toBe(409);
@@ -62,7 +63,7 @@ describe('POST /charges with an Idempotency-Key', () => {
   it('lets a retry take over a key whose first request was abandoned in flight by a dead process', async () => {
     const key = randomUUID();
     const body = newChargeBody();
-    const [{ name: scope }] = await stack.db.query(`SELECT name FROM api_tokens WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [stack.tokens.merchant]);
+    const scope = `merchant:${stack.merchantId}`;
     await stack.db.query(
       `INSERT INTO idempotency_records (scope, key, request_hash, state, created_at) VALUES ($1, $2, $3, 'in_flight', now() - interval '10 minutes')`,
       [scope, key, hashRequest(body)],
@@ -87,10 +88,24 @@ describe('POST /charges with an Idempotency-Key', () => {
     expect(left.map((r: { key: string }) => r.key).sort()).toEqual([fresh, stuck].sort());
   });
 
-  it('scopes keys to the calling token', async () => {
+  it('scopes keys to the merchant: its two tokens share them, another merchant never collides', async () => {
     const key = randomUUID();
-    expect((await post(key, newChargeBody(), 'merchant')).status).toBe(201);
-    expect((await post(key, newChargeBody(), 'admin')).status).toBe(201);
+    const body = newChargeBody();
+    const tokens = stack.app.get(ApiTokenService);
+    const sameMerchant = { Authorization: `Bearer ${await tokens.create(`second-${randomUUID()}`, 'merchant', { holder: stack.tokenNames.merchant })}` };
+    const otherMerchant = { Authorization: `Bearer ${await tokens.create(`other-${randomUUID()}`, 'merchant')}` };
+    const first = await post(key, body, 'merchant');
+    expect(first.status).toBe(201);
+    const replayed = await stack.http.post('/charges').set(sameMerchant).set('Idempotency-Key', key).send(body);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body.id).toBe(first.body.id);
+    const other = await stack.http.post('/charges').set(otherMerchant).set('Idempotency-Key', key).send(body);
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(first.body.id);
+    // An admin belongs to no merchant: it cannot create a charge at all.
+    const admin = await post(randomUUID(), newChargeBody(), 'admin');
+    expect(admin.status).toBe(403);
+    expect(admin.body.code).toBe('merchant_required');
   });
 
   it('answers 409 naming the existing charge when the order already has one', async () => {

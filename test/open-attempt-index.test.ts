@@ -13,8 +13,9 @@ describe('the partial unique index on open attempts', () => {
 
   async function newCharge(): Promise<string> {
     const id = randomUUID();
+    const [merchant] = await db.query<Array<{ id: string }>>(`INSERT INTO merchants (name) VALUES ($1) RETURNING id`, [`merchant-${id}`]);
     await db.getRepository(ChargeEntity).insert({
-      id, orderId: `order-${id}`, amountCents: 100, currency: 'usd', customerId: 'cus_1', paymentMethodId: null, provider: 'stripe', createdBy: 'test',
+      id, merchantId: merchant.id, orderId: `order-${id}`, amountCents: 100, currency: 'usd', customerId: 'cus_1', paymentMethodId: null, provider: 'stripe', createdBy: 'test',
     });
     return id;
   }

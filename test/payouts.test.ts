@@ -170,16 +170,17 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     expect(since().transfersCreated).toBe(1);
   });
 
-  it("refuses a merchant token reading or paying out from another merchant's account (403), writing nothing", async () => {
+  it("answers a merchant token reading or paying out from another merchant's account 404, writing nothing", async () => {
     const accountId = await fundedAccount(stack, 5_000);
     const mine = await payout(accountId, 1_000);
     expect(mine.status).toBe(201);
     const other = { Authorization: `Bearer ${await stack.app.get(ApiTokenService).create(`other-merchant-${randomUUID()}`, 'merchant')}` };
     const pay = await stack.http.post(`/accounts/${accountId}/payouts`).set(other).send(payoutBody(1_000));
-    expect(pay.status).toBe(403);
-    expect(pay.body.code).toBe('account_forbidden');
+    expect(pay.status).toBe(404);
+    expect(pay.body.code).toBe('account_not_found');
     const read = await stack.http.get(`/payouts/${mine.body.id}`).set(other);
-    expect(read.status).toBe(403);
+    expect(read.status).toBe(404);
+    expect(read.body.code).toBe('payout_not_found');
     expect(JSON.stringify(read.body)).not.toContain('payee@example.com.br');
     expect((await stack.http.get(`/payouts/${randomUUID()}`).set(stack.auth('merchant'))).status).toBe(404);
     await settled(mine.body.id);

@@ -185,7 +185,7 @@ describe('nightly reconciliation against the provider statement', () => {
     const executed = (first.status === 200 ? first : second).body;
     expect(executed).toMatchObject({ state: 'executed', decidedBy: expect.any(String), decisionNote: 'ok', refundId: expect.any(String) });
     expect((first.status === 409 ? first : second).body).toMatchObject({ code: 'refund_proposal_decided' });
-    const refundView = await getRefund(stack, executed.refundId);
+    const refundView = await getRefund(stack, executed.refundId, 'admin');
     expect(refundView).toMatchObject({ chargeId: null, providerChargeId: planted.providerOnly, proposalId: byReason.provider_only, amountCents: 700, status: 'succeeded' });
     expect(stack.sim.refunds({ paymentIntentId: planted.providerOnly }).map((r) => [r.amount, r.status])).toEqual([[700, 'succeeded']]);
     expect(await stack.db.query(`SELECT count(*)::int AS n FROM refunds WHERE proposal_id = $1`, [byReason.provider_only])).toEqual([{ n: 1 }]);
@@ -193,7 +193,7 @@ describe('nightly reconciliation against the provider statement', () => {
     // The second charge for one of ours is refunded, not our charge's own success.
     const duplicate = await approve(byReason.duplicate_charge);
     expect(duplicate.status, JSON.stringify(duplicate.body)).toBe(200);
-    expect(await getRefund(stack, duplicate.body.refundId)).toMatchObject({ chargeId: null, providerChargeId: planted.duplicate, amountCents: 4990, status: 'succeeded' });
+    expect(await getRefund(stack, duplicate.body.refundId, 'admin')).toMatchObject({ chargeId: null, providerChargeId: planted.duplicate, amountCents: 4990, status: 'succeeded' });
     expect(stack.sim.refunds({ paymentIntentId: planted.duplicate }).map((r) => r.amount)).toEqual([4990]);
     expect((await approve(byReason.duplicate_charge)).status).toBe(409);
 

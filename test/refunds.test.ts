@@ -209,12 +209,12 @@ describe('refunds', () => {
     const approved = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({ note: 'not ours' });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body).toMatchObject({ state: 'executed', refundId: expect.any(String) });
-    const sent = await getRefund(stack, approved.body.refundId);
+    const sent = await getRefund(stack, approved.body.refundId, 'admin');
     expect(sent).toMatchObject({ chargeId: null, providerChargeId: planted.paymentIntentId, proposalId, status: 'processing' });
     expect(sent.attempts[0].status).toBe('unknown');
     expect(stack.sim.stats().faultsInjected.hang_after_create).toBeGreaterThanOrEqual(1);
 
-    const done = await waitFor(() => getRefund(stack, sent.id), (r) => r.status === 'succeeded', 10_000, 'the proposal refund to be resolved');
+    const done = await waitFor(() => getRefund(stack, sent.id, 'admin'), (r) => r.status === 'succeeded', 10_000, 'the proposal refund to be resolved');
     expect(done.attempts).toHaveLength(1);
     expect(done.attempts[0].resolvedBy).toBe('resolver');
     expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId }).map((r) => [r.amount, r.status])).toEqual([[2500, 'succeeded']]);

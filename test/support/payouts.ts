@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { hashToken } from '@app/auth';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
 import type { TestStack } from './test-stack.js';
 
-/** The name API_TOKENS gives the stack's merchant token (`<role>-<first 8 hex of the hash>`): accounts are owned by it. */
+/** The stack's merchant token's name: accounts are created for the merchant it belongs to. */
 export function merchantTokenName(stack: TestStack): string {
-  return `merchant-${hashToken(stack.tokens.merchant).slice(0, 8)}`;
+  return stack.tokenNames.merchant;
 }
 
 /** A brl account owned by the stack's merchant (or `owner`), funded with `fundedCents` by an admin credit. */

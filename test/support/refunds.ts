@@ -22,8 +22,9 @@ export async function refund(stack: TestStack, chargeId: string, amountCents: nu
   return res.body as RefundView;
 }
 
-export async function getRefund(stack: TestStack, refundId: string): Promise<RefundView> {
-  const res = await stack.http.get(`/refunds/${refundId}`).set(stack.auth('merchant'));
+/** A refund as its merchant reads it; a proposal's refund belongs to no merchant, so only an admin reads that. */
+export async function getRefund(stack: TestStack, refundId: string, as: 'merchant' | 'admin' = 'merchant'): Promise<RefundView> {
+  const res = await stack.http.get(`/refunds/${refundId}`).set(stack.auth(as));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as RefundView;
 }

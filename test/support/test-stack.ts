@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { ApiModule } from '../../apps/api/src/api.module.js';
 import { configureApiApp } from '../../apps/api/src/configure-api-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
+import { ApiTokenService } from '@app/auth';
 import { AppConfig, loadConfig } from '@app/config';
 import { ResolutionModule } from '@app/resolution';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startSimulator, type EfiSimulator, type Simulator } from '@app/simulator';
@@ -20,13 +21,17 @@ export interface TestStack {
   sim: Simulator;
   config: AppConfig;
   tokens: { merchant: string; reviewer: string; admin: string };
+  /** The tokens' names (a merchant's is also its merchant's name; a reviewer's and admin's, their person). */
+  tokenNames: { merchant: string; reviewer: string; admin: string };
+  /** The stack merchant's id. */
+  merchantId: string;
   auth(role: 'merchant' | 'reviewer' | 'admin'): { Authorization: string };
   close(): Promise<void>;
 }
 
 export interface TestStackOptions {
-  /** Environment overrides: compressed timings, mostly. */
-  env?: Record<string, string>;
+  /** Environment overrides: compressed timings, mostly (undefined unsets a setting the stack would give). */
+  env?: Record<string, string | undefined>;
   /** Run the worker's processors in the same process (retries, resolution, sweeper). */
   worker?: boolean;
   /** Make the resolver and sweeper available to call directly, without running any processor. */
@@ -56,12 +61,12 @@ export const FAST_TIMINGS: Record<string, string> = {
 /** A real api (and optionally worker) on an ephemeral port, against the real PostgreSQL, Redis and simulator. */
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const sim = options.sim ?? (await startSimulator({ port: 0, controlPort: 0 }));
-  const tokens = { merchant: `merchant-${randomUUID()}`, reviewer: `reviewer-${randomUUID()}`, admin: `admin-${randomUUID()}` };
   const config = loadConfig({
     ...process.env,
     ...FAST_TIMINGS,
     STRIPE_API_BASE: sim.apiUrl,
     STRIPE_SECRET_KEY: 'sk_test_simulator',
+    STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator',
     ASAAS_API_BASE: sim.apiUrl,
     ASAAS_API_KEY: '$aact_test_charge_once',
     ASAAS_WEBHOOK_TOKEN: DEFAULT_ASAAS_WEBHOOK_TOKEN,
@@ -69,9 +74,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...(options.efi
       ? { EFI_API_BASE: options.efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example' }
       : {}),
-    API_TOKENS: Object.entries(tokens).map(([role, token]) => `${role}:${token}`).join(','),
     ...options.env,
   });
+  // The stack's tokens are made like token:create's (they live until revoked): API_TOKENS is each api's own setting,
+  // and an api booting with another one revokes the env tokens it no longer lists, so parallel stacks use none.
+  delete config.API_TOKENS;
   const imports = [ApiModule, ...(options.worker ? [WorkerModule] : options.resolution ? [ResolutionModule] : [])];
   const moduleRef = await Test.createTestingModule({ imports })
     .overrideProvider(AppConfig)
@@ -80,6 +87,15 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const app = configureApiApp(moduleRef.createNestApplication<NestExpressApplication>({ rawBody: true, bufferLogs: true }));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
+  const suffix = randomUUID().slice(0, 8);
+  const tokenNames = { merchant: `merchant-${suffix}`, reviewer: `reviewer-${suffix}`, admin: `admin-${suffix}` };
+  const issuer = app.get(ApiTokenService);
+  const tokens = {
+    merchant: await issuer.create(tokenNames.merchant, 'merchant'),
+    reviewer: await issuer.create(tokenNames.reviewer, 'reviewer'),
+    admin: await issuer.create(tokenNames.admin, 'admin'),
+  };
+  const [{ id: merchantId }] = await app.get(DataSource).query<Array<{ id: string }>>(`SELECT id FROM merchants WHERE name = $1`, [tokenNames.merchant]);
   return {
     app,
     baseUrl: `http://127.0.0.1:${port}`,
@@ -88,6 +104,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     sim,
     config,
     tokens,
+    tokenNames,
+    merchantId,
     auth: (role) => ({ Authorization: `Bearer ${tokens[role]}` }),
     close: async () => {
       await app.close();

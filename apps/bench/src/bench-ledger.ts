@@ -20,12 +20,13 @@ await migrateDatabase(databaseUrl);
 const db = await new DataSource({ ...dataSourceOptions(databaseUrl), extra: { max: concurrency } }).initialize();
 const ledger = new LedgerService();
 const owner = `bench-ledger-${randomUUID().slice(0, 8)}`;
-await db.query(`INSERT INTO api_tokens (name, role, token_hash) VALUES ($1, 'merchant', $2)`, [owner, randomUUID().replace(/-/g, '').padEnd(64, '0')]);
+const [{ id: merchantId }] = await db.query<Array<{ id: string }>>(`INSERT INTO merchants (name) VALUES ($1) RETURNING id`, [owner]);
+await db.query(`INSERT INTO api_tokens (name, role, token_hash, merchant_id) VALUES ($1, 'merchant', $2, $3)`, [owner, randomUUID().replace(/-/g, '').padEnd(64, '0'), merchantId]);
 
 async function openAccounts(count: number, fundingCents: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   for (const id of ids) {
-    await db.query(`INSERT INTO ledger_accounts (id, owner_token_name, currency, created_by) VALUES ($1, $2, 'brl', 'bench')`, [id, owner]);
+    await db.query(`INSERT INTO ledger_accounts (id, owner_token_name, merchant_id, currency, created_by) VALUES ($1, $2, $3, 'brl', 'bench')`, [id, owner, merchantId]);
     await db.transaction((em) => ledger.credit(em, id, fundingCents, `fund-${id}`));
   }
   return ids;

@@ -208,8 +208,10 @@ async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl:
 /** Charges and succeeded attempts `from`..`to`; md5(tag || i)::uuid is the id the simulator side computes with uuidOf. */
 async function seedChargeAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
   await db.query(
-    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, provider, created_by)
-     SELECT md5('c' || i)::uuid, 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
+    `WITH merchant AS (
+       INSERT INTO merchants (name) VALUES ('bench') ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id)
+     INSERT INTO charges (id, merchant_id, order_id, amount_cents, currency, customer_id, provider, created_by)
+     SELECT md5('c' || i)::uuid, (SELECT id FROM merchant), 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
        FROM generate_series($1::int, $2::int) i`,
     [from, to],
   );
@@ -238,8 +240,12 @@ async function seededCount(databaseUrl: URL): Promise<number> {
 /** Payouts and their succeeded attempts `from`..`to`, from one funded account; ids as the simulator side computes them. */
 async function seedPayoutAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
   if (from === 1) {
-    await db.query(`INSERT INTO api_tokens (name, role, token_hash) VALUES ('bench-merchant', 'merchant', repeat('b', 64)) ON CONFLICT DO NOTHING`);
-    await db.query(`INSERT INTO ledger_accounts (id, owner_token_name, currency, created_by) VALUES (md5('account')::uuid, 'bench-merchant', 'brl', 'bench') ON CONFLICT DO NOTHING`);
+    await db.query(`INSERT INTO merchants (name) VALUES ('bench') ON CONFLICT DO NOTHING`);
+    await db.query(`INSERT INTO api_tokens (name, role, token_hash, merchant_id) SELECT 'bench-merchant', 'merchant', repeat('b', 64), id FROM merchants WHERE name = 'bench' ON CONFLICT DO NOTHING`);
+    await db.query(
+      `INSERT INTO ledger_accounts (id, owner_token_name, merchant_id, currency, created_by)
+       SELECT md5('account')::uuid, 'bench-merchant', id, 'brl', 'bench' FROM merchants WHERE name = 'bench' ON CONFLICT DO NOTHING`,
+    );
   }
   await db.query(
     `INSERT INTO payouts (id, account_id, amount_cents, currency, provider, pix_key, pix_key_type, created_by)

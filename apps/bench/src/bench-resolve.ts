@@ -85,8 +85,10 @@ async function seedUnknownAttempt(i: number): Promise<string> {
   const customerId = `cus_${run}_${i}`;
   const payload = registry.get('stripe').encodeCharge({ attemptId, chargeId, idempotencyKey: key, amountCents: 1500, currency: 'usd', customerId, paymentMethodId: 'pm_card_visa' });
   await db.query(
-    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, created_by)
-     VALUES ($1, $2, 1500, 'usd', $3, 'pm_card_visa', 'stripe', 'bench')`,
+    `WITH merchant AS (
+       INSERT INTO merchants (name) VALUES ('bench') ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id)
+     INSERT INTO charges (id, merchant_id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, created_by)
+     VALUES ($1, (SELECT id FROM merchant), $2, 1500, 'usd', $3, 'pm_card_visa', 'stripe', 'bench')`,
     [chargeId, `bench-resolve-${run}-${i}`, customerId],
   );
   await db.query(

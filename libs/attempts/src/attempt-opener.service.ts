@@ -50,12 +50,12 @@ export class AttemptOpener {
    * any transaction. A charge found there goes to a person and no new attempt opens; a provider that cannot
    * answer leaves the charge as it is, to be submitted again later.
    */
-  async openOrReuse(chargeId: string, actor: string): Promise<OpenedAttempt> {
-    const opened = await this.openOnce(chargeId, actor);
+  async openOrReuse(chargeId: string, actor: string, merchantId: string | null = null): Promise<OpenedAttempt> {
+    const opened = await this.openOnce(chargeId, actor, merchantId);
     if (opened.kind !== 'recheck') return opened;
     const outcome = await this.recheck.run(opened.attempt);
     if (outcome === 'unverified') throw new PreviousAttemptUnverifiedError(chargeId, opened.attempt.id);
-    const reopened = await this.openOnce(chargeId, actor);
+    const reopened = await this.openOnce(chargeId, actor, merchantId);
     // Only a concurrent opener could have failed yet another attempt in between; the caller may submit again.
     if (reopened.kind === 'recheck') throw new PreviousAttemptUnverifiedError(chargeId, reopened.attempt.id);
     return reopened;
@@ -69,9 +69,9 @@ export class AttemptOpener {
    * caller then takes `openOrReuse`, the full locked path. Throws ChargeNotFoundError for an unknown charge.
    * Whatever `known` claims, the function confirms it under the lock before anything is written.
    */
-  async openFirstSend(chargeId: string, actor: string, known: ChargeForSubmit | null = null): Promise<OpenedFirstSend | null> {
+  async openFirstSend(chargeId: string, actor: string, merchantId: string | null, known: ChargeForSubmit | null = null): Promise<OpenedFirstSend | null> {
     // `known`: what the caller already holds (a charge it just created, with no attempts), instead of a read.
-    const read = known ?? (await readChargeForSubmit(this.db, chargeId));
+    const read = known ?? (await readChargeForSubmit(this.db, chargeId, merchantId));
     if (!read) throw new ChargeNotFoundError(chargeId);
     if (decideOpening(read.attempts, read.inReview).kind !== 'create') return null;
     const attempt = this.newAttempt(read.charge);
@@ -79,9 +79,9 @@ export class AttemptOpener {
     return opened ? { ...read, attempt } : null;
   }
 
-  private async openOnce(chargeId: string, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
+  private async openOnce(chargeId: string, actor: string, merchantId: string | null): Promise<OpenedAttempt | NeedsRecheck> {
     try {
-      return await this.db.transaction((em) => this.openIn(em, chargeId, actor));
+      return await this.db.transaction((em) => this.openIn(em, chargeId, actor, merchantId));
     } catch (error) {
       if (!(error instanceof OpenAttemptExistsError)) throw error;
       const open = await this.db.getRepository(ChargeAttemptEntity).findOneOrFail({
@@ -91,8 +91,9 @@ export class AttemptOpener {
     }
   }
 
-  private async openIn(em: EntityManager, chargeId: string, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
-    const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
+  private async openIn(em: EntityManager, chargeId: string, actor: string, merchantId: string | null): Promise<OpenedAttempt | NeedsRecheck> {
+    // Scoped to the caller's merchant in the SQL itself: another merchant's charge is not found, exactly like a missing one.
+    const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId, ...(merchantId ? { merchantId } : {}) }, lock: { mode: 'pessimistic_write' } });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     // The review check is only asked when no attempt is open, as before: an open attempt is reused regardless.

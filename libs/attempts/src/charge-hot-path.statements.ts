@@ -8,14 +8,14 @@ import { ChargeAlreadyCapturedError } from './attempts.errors.js';
  * carries. Anything these statements cannot confirm falls back to the full, locked path, never to a guess.
  */
 
-/** One charge per order id: `UQ_charges_order_id` refuses a second (the caller maps 23505 to 409). One commit. */
+/** One charge per merchant and order id: `UQ_charges_merchant_order_id` refuses a second (the caller maps 23505 to 409). One commit. */
 export async function insertCharge(db: DataSource, c: ChargeEntity): Promise<void> {
   await preparedQuery(
     db,
-    'hot_insert_charge',
-    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, billing_type, due_date, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [c.id, c.orderId, c.amountCents, c.currency, c.customerId, c.paymentMethodId, c.provider, c.billingType, c.dueDate, c.createdBy],
+    'hot_insert_charge_v2',
+    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, billing_type, due_date, created_by, merchant_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [c.id, c.orderId, c.amountCents, c.currency, c.customerId, c.paymentMethodId, c.provider, c.billingType, c.dueDate, c.createdBy, c.merchantId],
   );
 }
 
@@ -28,7 +28,7 @@ export interface ChargeForSubmit {
 }
 
 interface ChargeForSubmitRow {
-  id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null;
+  id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null;
   provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null;
   in_review: boolean;
   a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: ChargeAttemptEntity['status']; a_provider_charge_id: string | null;
@@ -38,13 +38,14 @@ interface ChargeForSubmitRow {
 
 /**
  * No lock, no transaction: what the opener's rules decide on. Nothing read here is trusted for a write;
- * `openClaimedChargeAttempt` re-confirms it under the charge lock.
+ * `openClaimedChargeAttempt` re-confirms it under the charge lock. `merchantId` scopes the read to one merchant
+ * (null: any, for reviewers and admins): another merchant's charge is simply not found.
  */
-export async function readChargeForSubmit(db: DataSource, chargeId: string): Promise<ChargeForSubmit | null> {
+export async function readChargeForSubmit(db: DataSource, chargeId: string, merchantId: string | null): Promise<ChargeForSubmit | null> {
   const rows = await preparedQuery<ChargeForSubmitRow>(
     db,
-    'hot_read_charge_for_submit',
-    `SELECT c.id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, c.provider, c.billing_type,
+    'hot_read_charge_for_submit_v2',
+    `SELECT c.id, c.merchant_id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, c.provider, c.billing_type,
             c.due_date::text AS due_date, c.refunded_cents, c.dispute_status,
             EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts ra ON ra.id = r.attempt_id
                      WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review,
@@ -54,14 +55,14 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string): Pro
             a.resolved_at AS a_resolved_at, a.created_at AS a_created_at,
             a.late_captured_at AS a_late_captured_at, a.late_capture_provider_charge_id AS a_late_capture_provider_charge_id
        FROM charges c LEFT JOIN charge_attempts a ON a.charge_id = c.id AND a.operation = 'charge'
-      WHERE c.id = $1
+      WHERE c.id = $1 AND ($2::uuid IS NULL OR c.merchant_id = $2)
       ORDER BY a.created_at`,
-    [chargeId],
+    [chargeId, merchantId],
   );
   if (rows.length === 0) return null;
   const r = rows[0];
   const charge = Object.assign(new ChargeEntity(), {
-    id: r.id, orderId: r.order_id, amountCents: Number(r.amount_cents), currency: r.currency, customerId: r.customer_id,
+    id: r.id, merchantId: r.merchant_id, orderId: r.order_id, amountCents: Number(r.amount_cents), currency: r.currency, customerId: r.customer_id,
     paymentMethodId: r.payment_method_id, provider: r.provider, billingType: r.billing_type, dueDate: r.due_date,
     refundedCents: Number(r.refunded_cents), disputeStatus: r.dispute_status,
   });

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError } from '@app/common';
-import { ApiTokenEntity, isUniqueViolation, preparedQuery, type ApiRole } from '@app/database';
+import { isUniqueViolation, preparedQuery, type ApiRole } from '@app/database';
 import type { Actor } from './actor.js';
+import { parseApiTokensSetting } from './api-tokens.setting.js';
 import { generateToken, hashToken } from './token.hash.js';
 
 export class TokenNameTakenError extends DomainError {
   readonly code = 'token_name_taken';
   readonly kind = 'conflict';
   constructor(name: string) {
-    super(`a token named "${name}" already exists; names are the actors in audit trails, so they are unique`);
+    super(`a token named "${name}" already exists; token names are unique`);
   }
 }
 
@@ -23,38 +24,69 @@ export const TOKEN_CACHE_TTL_MS = 10_000;
 /** Bounds the cache: a flood of distinct valid tokens cannot grow it without limit. */
 const TOKEN_CACHE_MAX = 1_000;
 
+/** Who holds a token: the merchant (tenant) of a merchant token, the person of a reviewer's or admin's. */
+export interface TokenHolder {
+  /** Merchant name for a merchant token, person for a reviewer or admin; defaults to the token's name. */
+  holder?: string;
+}
+
+export interface TokenListing {
+  name: string;
+  role: ApiRole;
+  holder: string;
+  source: 'env' | 'cli';
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface TokenRow {
+  name: string;
+  role: ApiRole;
+  merchant_id: string | null;
+  person: string | null;
+}
+
 @Injectable()
 export class ApiTokenService {
   private readonly cache = new Map<string, { actor: Actor; until: number }>();
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** The actor a token was recently authenticated as, without asking anything (null: ask `authenticate`). */
+  cached(token: string): Actor | null {
+    const cached = this.cache.get(hashToken(token));
+    return cached && cached.until > Date.now() ? cached.actor : null;
+  }
+
   async authenticate(token: string): Promise<Actor | null> {
     const tokenHash = hashToken(token);
     const now = Date.now();
     const cached = this.cache.get(tokenHash);
     if (cached && cached.until > now) return cached.actor;
-    const [row] = await preparedQuery<{ name: string; role: ApiRole }>(
+    const [row] = await preparedQuery<TokenRow>(
       this.db,
-      'auth_token_by_hash',
-      `SELECT name, role FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
+      'auth_token_by_hash_v2',
+      `SELECT name, role, merchant_id, person FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
       [tokenHash],
     );
     if (!row) {
       this.cache.delete(tokenHash);
       return null;
     }
-    const actor: Actor = { name: row.name, role: row.role };
+    const actor: Actor = { name: row.person ?? row.name, role: row.role, merchantId: row.merchant_id, tokenName: row.name };
     if (this.cache.size >= TOKEN_CACHE_MAX) this.cache.clear();
     this.cache.set(tokenHash, { actor, until: now + TOKEN_CACHE_TTL_MS });
     return actor;
   }
 
-  /** Creates a named token and returns it; only its hash is kept, so this is the one time it is seen. */
-  async create(name: string, role: ApiRole): Promise<string> {
+  /**
+   * Creates a named token and returns it; only its hash is kept, so this is the one time it is seen. A merchant
+   * token joins (or founds) the merchant named by `holder`; a reviewer's or admin's names its person.
+   */
+  async create(name: string, role: ApiRole, options: TokenHolder = {}): Promise<string> {
     const token = generateToken();
     try {
-      await this.db.getRepository(ApiTokenEntity).insert({ name, role, tokenHash: hashToken(token) });
+      await this.db.transaction((em) => this.insert(em, { name, role, holder: options.holder ?? name, tokenHash: hashToken(token), source: 'cli' }));
     } catch (error) {
       if (isUniqueViolation(error, 'UQ_api_tokens_name')) throw new TokenNameTakenError(name);
       throw error;
@@ -62,15 +94,58 @@ export class ApiTokenService {
     return token;
   }
 
-  /** Upserts `role:token` pairs from API_TOKENS; idempotent across restarts and concurrent boots. */
-  async bootstrap(pairs: string | undefined): Promise<void> {
-    for (const pair of (pairs ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
-      const [role, token] = pair.split(':') as [ApiRole, string];
-      const tokenHash = hashToken(token);
-      await this.db.query(
-        `INSERT INTO api_tokens (name, role, token_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [`${role}-${tokenHash.slice(0, 8)}`, role, tokenHash],
+  /** Revokes a token by name; answers whether one was live. Each api process believes its cache for TOKEN_CACHE_TTL_MS at most. */
+  async revoke(name: string): Promise<boolean> {
+    const [, affected] = await this.db.query<[unknown[], number]>(`UPDATE api_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL`, [name]);
+    // This process believes nothing it cached any more; the others within TOKEN_CACHE_TTL_MS.
+    this.cache.clear();
+    return affected === 1;
+  }
+
+  async list(): Promise<TokenListing[]> {
+    const rows = await this.db.query<Array<{ name: string; role: ApiRole; holder: string; source: 'env' | 'cli'; created_at: Date; revoked_at: Date | null }>>(
+      `SELECT t.name, t.role, COALESCE(m.name, t.person) AS holder, t.source, t.created_at, t.revoked_at
+         FROM api_tokens t LEFT JOIN merchants m ON m.id = t.merchant_id ORDER BY t.created_at, t.name`,
+    );
+    return rows.map((r) => ({ name: r.name, role: r.role, holder: r.holder, source: r.source, createdAt: r.created_at, revokedAt: r.revoked_at }));
+  }
+
+  /**
+   * Makes the tokens of API_TOKENS (`role:token` or `role:holder:token`) the setting's exactly: each is upserted
+   * (idempotent across restarts and concurrent boots), and every token an earlier setting brought in that is no
+   * longer in it stops working. Tokens made with token:create are never touched.
+   */
+  async bootstrap(setting: string | undefined): Promise<void> {
+    const entries = parseApiTokensSetting(setting);
+    await this.db.transaction(async (em) => {
+      // One boot at a time: two apis booting with the same setting must not revoke each other's insert.
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext('charge-once:api-tokens-bootstrap'))`);
+      for (const entry of entries) {
+        const tokenHash = hashToken(entry.token);
+        const name = entry.holder ? `${entry.role}-${entry.holder}-${tokenHash.slice(0, 8)}` : `${entry.role}-${tokenHash.slice(0, 8)}`;
+        const [known] = await em.query<Array<{ id: string }>>(`SELECT id FROM api_tokens WHERE token_hash = $1`, [tokenHash]);
+        if (!known) await this.insert(em, { name, role: entry.role, holder: entry.holder ?? name, tokenHash, source: 'env' });
+      }
+      await em.query(
+        `UPDATE api_tokens SET revoked_at = now() WHERE source = 'env' AND revoked_at IS NULL AND NOT (token_hash = ANY($1::text[]))`,
+        [entries.map((e) => hashToken(e.token))],
       );
+    });
+    this.cache.clear();
+  }
+
+  private async insert(em: EntityManager, t: { name: string; role: ApiRole; holder: string; tokenHash: string; source: 'env' | 'cli' }): Promise<void> {
+    let merchantId: string | null = null;
+    if (t.role === 'merchant') {
+      const [merchant] = await em.query<Array<{ id: string }>>(
+        `INSERT INTO merchants (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+        [t.holder],
+      );
+      merchantId = merchant.id;
     }
+    await em.query(
+      `INSERT INTO api_tokens (name, role, token_hash, merchant_id, person, source) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [t.name, t.role, t.tokenHash, merchantId, t.role === 'merchant' ? null : t.holder, t.source],
+    );
   }
 }

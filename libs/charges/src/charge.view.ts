@@ -31,6 +31,8 @@ export interface CaptureView {
 
 export interface ChargeView {
   id: string;
+  /** The merchant it belongs to (a merchant only ever sees its own). */
+  merchantId: string;
   orderId: string;
   amountCents: number;
   currency: string;
@@ -60,6 +62,7 @@ export function toChargeView(
 ): ChargeView {
   return {
     id: charge.id,
+    merchantId: charge.merchantId,
     orderId: charge.orderId,
     amountCents: charge.amountCents,
     currency: charge.currency,

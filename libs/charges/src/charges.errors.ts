@@ -33,3 +33,12 @@ export class InvalidChargeFieldError extends DomainError {
     super(message, { provider, field });
   }
 }
+
+/** Charges, refunds of them and accounts belong to a merchant: this needs a merchant token. */
+export class MerchantRequiredError extends DomainError {
+  readonly code = 'merchant_required';
+  readonly kind = 'forbidden';
+  constructor(what: string) {
+    super(`${what} needs a merchant token: a charge belongs to the merchant whose token created it`);
+  }
+}

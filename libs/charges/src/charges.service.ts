@@ -6,7 +6,8 @@ import { AttemptOpener, AttemptSender, ChargeAlreadyCapturedError, ChargeNotFoun
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { refundSummariesOf } from '@app/refunds';
-import { ChargeExistsError, InvalidChargeFieldError } from './charges.errors.js';
+import { merchantScope, type Actor } from '@app/auth';
+import { ChargeExistsError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
 import { toChargeView, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';
 
@@ -32,8 +33,13 @@ export class ChargesService {
     private readonly sender: AttemptSender,
   ) {}
 
-  /** Records what the business wants; nothing is sent until submit. One charge per order id. */
-  async create(input: NewCharge, actor: string): Promise<ChargeView> {
+  /**
+   * Records what the business wants; nothing is sent until submit. One charge per merchant and order id; a charge
+   * belongs to the caller's merchant, so only a merchant token creates one.
+   */
+  async create(input: NewCharge, caller: Actor): Promise<ChargeView> {
+    if (!caller.merchantId) throw new MerchantRequiredError('creating a charge');
+    const merchantId = caller.merchantId;
     const gateway = this.gateways.get(input.provider ?? this.gateways.defaultProvider);
     const provider = gateway.provider;
     // What this provider cannot take is refused now, naming the field, before anything is stored.
@@ -49,14 +55,16 @@ export class ChargesService {
       provider,
       billingType: input.billingType ?? null,
       dueDate: input.dueDate ?? null,
-      createdBy: actor,
+      createdBy: caller.name,
+      merchantId,
     });
     try {
       // One prepared statement, one commit: the hot path's first write.
       await insertCharge(this.db, charge);
     } catch (error) {
-      if (!isUniqueViolation(error, 'UQ_charges_order_id')) throw error;
-      const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ orderId: input.orderId });
+      if (!isUniqueViolation(error, 'UQ_charges_merchant_order_id')) throw error;
+      // The unique key is (merchant, order): the existing charge is this merchant's own.
+      const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ merchantId, orderId: input.orderId });
       throw new ChargeExistsError(input.orderId, existing.id);
     }
     this.created.remember(charge);
@@ -68,28 +76,31 @@ export class ChargesService {
    * Opens or reuses the charge's attempt and makes at most one provider call. Safe to call any number of
    * times, concurrently: the database decides who sends, everyone else just reads the result.
    */
-  async submit(chargeId: string, actor: string): Promise<ChargeView> {
+  async submit(chargeId: string, caller: Actor): Promise<ChargeView> {
+    const scope = merchantScope(caller);
+    const actor = caller.name;
     // The common first submit: open claimed, send, settle, and show what was written (three round trips).
-    const justCreated = this.created.take(chargeId);
+    const justCreated = this.created.take(chargeId, scope);
     const known = justCreated ? { charge: justCreated, attempts: [], inReview: false } : null;
-    const first = await this.opener.openFirstSend(chargeId, actor, known);
+    const first = await this.opener.openFirstSend(chargeId, actor, scope, known);
     if (first) {
       const settled = await this.sender.sendClaimed(first.attempt, actor);
-      if (!settled) return this.view(chargeId);
+      if (!settled) return this.view(chargeId, scope);
       const attempt = Object.assign(first.attempt, { ...settled, resolvedBy: settled.resolvedAt ? 'submit' : null });
       // Nothing opened a review item on this path, and a charge with no success yet has no refunds.
       return toChargeView(first.charge, [...first.attempts, attempt], false);
     }
-    const opened = await this.opener.openOrReuse(chargeId, actor);
+    const opened = await this.opener.openOrReuse(chargeId, actor, scope);
     // The customer paid through an attempt we had failed: clicking again must never charge again.
     if (opened.kind === 'captured') throw new ChargeAlreadyCapturedError(chargeId, opened.attempt.id);
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
-    return this.view(chargeId);
+    return this.view(chargeId, scope);
   }
 
-  async view(chargeId: string): Promise<ChargeView> {
-    const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId });
+  /** `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant). */
+  async view(chargeId: string, merchantId: string | null): Promise<ChargeView> {
+    const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId, ...(merchantId ? { merchantId } : {}) });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     const reviewItems = await openReviewItemsOfCharge(this.db.manager, chargeId);

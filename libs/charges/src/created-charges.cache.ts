@@ -18,10 +18,14 @@ export class CreatedChargesCache {
     this.entries.set(charge.id, { charge, until: Date.now() + TTL_MS });
   }
 
-  /** The charge, once: a second submit of the same charge reads what the first one wrote. */
-  take(chargeId: string): ChargeEntity | null {
+  /**
+   * The charge, once: a second submit of the same charge reads what the first one wrote. Only within the caller's
+   * merchant (`merchantId`, null for every merchant): another merchant's id is a miss, and the read that follows
+   * is scoped in its SQL.
+   */
+  take(chargeId: string, merchantId: string | null): ChargeEntity | null {
     const entry = this.entries.get(chargeId);
-    if (!entry) return null;
+    if (!entry || (merchantId !== null && entry.charge.merchantId !== merchantId)) return null;
     this.entries.delete(chargeId);
     return entry.until > Date.now() ? entry.charge : null;
   }

@@ -45,13 +45,31 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(1000)
   API_RATE_LIMIT_WINDOW_MS = 60_000;
 
+  /**
+   * Failed authentications (missing, unknown or revoked token) one client address may make per
+   * AUTH_FAILURE_WINDOW_MS, across every api process (Redis); past it, 429 with Retry-After.
+   */
+  @Type(() => Number) @IsInt() @Min(1)
+  AUTH_FAILURE_LIMIT = 20;
+
+  @Type(() => Number) @IsInt() @Min(1000)
+  AUTH_FAILURE_WINDOW_MS = 60_000;
+
+  /** Requests one client address may make to the webhook routes per API_RATE_LIMIT_WINDOW_MS (providers retry in bursts). */
+  @Type(() => Number) @IsInt() @Min(1)
+  WEBHOOK_RATE_LIMIT = 6000;
+
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)
   MAX_BODY_BYTES = 1_048_576;
 
-  /** `role:token` pairs, comma separated, upserted at boot for development and tests. */
-  @IsOptional() @IsString() @Matches(/^\s*((merchant|reviewer|admin):[^,:\s]{16,})(\s*,\s*(merchant|reviewer|admin):[^,:\s]{16,})*\s*$/, {
-    message: 'API_TOKENS must be comma-separated role:token pairs (role merchant|reviewer|admin, token at least 16 chars)',
+  /**
+   * `role:token` or `role:holder:token` entries, comma separated (`reviewer:alice:<token>`: alice is the person;
+   * `merchant:acme:<token>`: acme is the merchant). Made the api's env tokens at boot: one that leaves the setting
+   * stops working at the next boot.
+   */
+  @IsOptional() @IsString() @Matches(/^\s*((merchant|reviewer|admin):([A-Za-z0-9_.@-]{1,64}:)?[^,:\s]{16,})(\s*,\s*(merchant|reviewer|admin):([A-Za-z0-9_.@-]{1,64}:)?[^,:\s]{16,})*\s*$/, {
+    message: 'API_TOKENS must be comma-separated role:token or role:holder:token entries (role merchant|reviewer|admin, token at least 16 chars)',
   })
   API_TOKENS?: string;
 
@@ -61,8 +79,12 @@ export class AppConfig {
   @IsOptional() @IsString()
   STRIPE_SECRET_KEY?: string;
 
-  @IsString()
-  STRIPE_WEBHOOK_SECRET = SIMULATOR_STRIPE_WEBHOOK_SECRET;
+  /**
+   * The Stripe endpoint's signing secret. No default: without it `/webhooks/stripe` does not exist (404). The
+   * launcher sets the simulator's own secret explicitly when it starts the simulator.
+   */
+  @IsOptional() @IsString() @Length(8, 255, { message: 'STRIPE_WEBHOOK_SECRET must be 8 to 255 characters' })
+  STRIPE_WEBHOOK_SECRET?: string;
 
   @Type(() => Number) @IsInt() @Min(1)
   STRIPE_WEBHOOK_TOLERANCE_S = 300;

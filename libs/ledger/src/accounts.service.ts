@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
-import type { Actor } from '@app/auth';
-import { AccountForbiddenError, AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
+import { merchantScope, type Actor } from '@app/auth';
+import { AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
 import { toEntryView, type BalanceView, type LedgerEntryView, type LedgerMovement } from './ledger-entry.view.js';
 import { LedgerService } from './ledger.service.js';
 
@@ -37,14 +37,15 @@ export class AccountsService {
 
   async create(input: { ownerTokenName: string; currency: string }, actor: Actor): Promise<AccountView> {
     // The foreign key refuses a name that does not exist; only a merchant token may own money, and that needs a look.
-    const [owner] = await this.db.query<Array<{ role: string }>>(
-      `SELECT role FROM api_tokens WHERE name = $1 AND revoked_at IS NULL`,
+    const [owner] = await this.db.query<Array<{ role: string; merchant_id: string | null }>>(
+      `SELECT role, merchant_id FROM api_tokens WHERE name = $1 AND revoked_at IS NULL`,
       [input.ownerTokenName],
     );
-    if (owner?.role !== 'merchant') throw new OwnerTokenUnknownError(input.ownerTokenName);
+    if (owner?.role !== 'merchant' || !owner.merchant_id) throw new OwnerTokenUnknownError(input.ownerTokenName);
     const repo = this.db.getRepository(LedgerAccountEntity);
+    // The account is the owner token's merchant's: every token of that merchant sees and spends it.
     const account = await repo.save(
-      repo.create({ id: randomUUID(), ownerTokenName: input.ownerTokenName, currency: input.currency, createdBy: actor.name }),
+      repo.create({ id: randomUUID(), ownerTokenName: input.ownerTokenName, merchantId: owner.merchant_id, currency: input.currency, createdBy: actor.name }),
     );
     return toAccountView(await repo.findOneByOrFail({ id: account.id }));
   }
@@ -82,11 +83,14 @@ export class AccountsService {
     });
   }
 
-  /** The account if this actor may see and spend it: its owner token, or an admin. Payouts check with this too. */
+  /**
+   * The account if this actor may see and spend it: its merchant's, or any for an admin. Scoped in the SQL, so
+   * another merchant's account is not found, exactly like a missing one (no existence oracle). Payouts read through it.
+   */
   async visibleAccount(accountId: string, actor: Actor): Promise<LedgerAccountEntity> {
-    const account = await this.db.getRepository(LedgerAccountEntity).findOneBy({ id: accountId });
+    const merchantId = merchantScope(actor);
+    const account = await this.db.getRepository(LedgerAccountEntity).findOneBy({ id: accountId, ...(merchantId ? { merchantId } : {}) });
     if (!account) throw new AccountNotFoundError(accountId);
-    if (actor.role !== 'admin' && account.ownerTokenName !== actor.name) throw new AccountForbiddenError(accountId);
     return account;
   }
 }

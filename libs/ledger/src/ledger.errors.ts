@@ -9,14 +9,6 @@ export class AccountNotFoundError extends DomainError {
 }
 
 /** A merchant token asked for an account another token owns. */
-export class AccountForbiddenError extends DomainError {
-  readonly code = 'account_forbidden';
-  readonly kind = 'forbidden';
-  constructor(accountId: string) {
-    super(`account ${accountId} belongs to another merchant token`, { accountId });
-  }
-}
-
 export class OwnerTokenUnknownError extends DomainError {
   readonly code = 'owner_token_unknown';
   readonly kind = 'unprocessable';

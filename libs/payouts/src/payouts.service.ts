@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
-import type { Actor } from '@app/auth';
+import { merchantScope, type Actor } from '@app/auth';
 import { ChargeAttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { AccountsService } from '@app/ledger';
@@ -35,11 +35,13 @@ export class PayoutsService {
     return this.render(payout.id);
   }
 
-  /** Only the account's owner (or an admin) may read it: 404 and 403 as for the account itself. */
+  /** Only the account's merchant (or an admin) may read it, in the SQL: another merchant's payout is a 404. */
   async view(payoutId: string, actor: Actor): Promise<PayoutView> {
-    const payout = await this.db.getRepository(PayoutEntity).findOneBy({ id: payoutId });
-    if (!payout) throw new PayoutNotFoundError(payoutId);
-    await this.accounts.visibleAccount(payout.accountId, actor);
+    const [visible] = await this.db.query<Array<{ id: string }>>(
+      `SELECT p.id FROM payouts p JOIN ledger_accounts a ON a.id = p.account_id WHERE p.id = $1 AND ($2::uuid IS NULL OR a.merchant_id = $2)`,
+      [payoutId, merchantScope(actor)],
+    );
+    if (!visible) throw new PayoutNotFoundError(payoutId);
     return this.render(payoutId);
   }
 

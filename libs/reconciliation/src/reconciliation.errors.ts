@@ -64,3 +64,12 @@ export class RefundProposalStaleError extends DomainError {
     super(`refund proposal ${id}: its provider charge belongs to attempt ${attemptId} (${attemptStatus}) now; nothing was refunded`, { attemptId, attemptStatus });
   }
 }
+
+/** Four eyes by person: the one who proposed giving the money back (a reviewer's refund_needed) never approves it. */
+export class RefundProposalSelfApprovalError extends DomainError {
+  readonly code = 'refund_proposal_self_approval';
+  readonly kind = 'forbidden';
+  constructor(id: string, person: string) {
+    super(`refund proposal ${id} was proposed by ${person}: another person must approve it`, { proposedBy: person });
+  }
+}

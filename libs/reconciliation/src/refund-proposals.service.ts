@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
 import { RefundOpener } from '@app/refunds';
-import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalStaleError } from './reconciliation.errors.js';
+import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalSelfApprovalError, RefundProposalStaleError } from './reconciliation.errors.js';
 import { refundProposalView, type RefundProposalView } from './reconciliation.views.js';
 
 /**
@@ -32,6 +32,8 @@ export class RefundProposalsService {
   async approve(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
     const { proposal, attempt } = await this.db.transaction(async (em) => {
       const locked = await this.lockProposed(em, id);
+      // Four eyes by person: who proposed giving the money back never approves it (the CHECK is the last word).
+      if (locked.proposedBy === actor) throw new RefundProposalSelfApprovalError(id, actor);
       await this.refuseIfOurs(em, locked);
       const opened = await this.opener.openForProposal(em, locked, actor);
       const decided = await this.decide(em, id, 'executed', actor, note, opened.refund.id);

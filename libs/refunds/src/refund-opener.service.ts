@@ -10,6 +10,8 @@ import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundE
 
 export interface NewRefund {
   chargeId: string;
+  /** The caller's merchant, in the SQL that finds the charge (null: a reviewer or admin, any merchant). */
+  merchantId: string | null;
   amountCents: number;
   reason: string | null;
 }
@@ -60,12 +62,13 @@ export class RefundOpener {
    */
   async create(input: NewRefund, actor: string, within?: EntityManager): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
     const run = async (em: EntityManager) => {
-      const charge = await this.lockCharge(em, input.chargeId);
+      const charge = await this.lockCharge(em, input.chargeId, input.merchantId);
       const target = { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) };
       await this.commitAmount(em, charge, input.amountCents);
       const refund = Object.assign(new RefundEntity(), {
         id: randomUUID(),
         chargeId: charge.id,
+        merchantId: charge.merchantId,
         amountCents: input.amountCents,
         currency: charge.currency,
         reason: input.reason,
@@ -90,6 +93,7 @@ export class RefundOpener {
     const refund = Object.assign(new RefundEntity(), {
       id: randomUUID(),
       chargeId: null,
+      merchantId: null,
       amountCents: proposal.amountCents,
       currency: proposal.currency,
       reason: proposal.reason,
@@ -113,19 +117,20 @@ export class RefundOpener {
    * A retry: the open attempt, or a new one once every earlier attempt failed. A refund failed as not found is
    * queried once more first (outside any transaction), as a charge is: a provider can refund later than any grace.
    */
-  async reopen(refundId: string, actor: string): Promise<OpenedRefundAttempt> {
-    const opened = await this.reopenOnce(refundId, actor);
+  async reopen(refundId: string, actor: string, merchantId: string | null = null): Promise<OpenedRefundAttempt> {
+    const opened = await this.reopenOnce(refundId, actor, merchantId);
     if (opened.kind !== 'recheck') return opened;
     const outcome = await this.recheck.run(opened.attempt);
     if (outcome === 'unverified') throw new PreviousRefundAttemptUnverifiedError(refundId, opened.attempt.id);
-    const reopened = await this.reopenOnce(refundId, actor);
+    const reopened = await this.reopenOnce(refundId, actor, merchantId);
     if (reopened.kind === 'recheck') throw new PreviousRefundAttemptUnverifiedError(refundId, reopened.attempt.id);
     return reopened;
   }
 
-  private async reopenOnce(refundId: string, actor: string): Promise<OpenedRefundAttempt | NeedsRecheck> {
+  private async reopenOnce(refundId: string, actor: string, merchantId: string | null): Promise<OpenedRefundAttempt | NeedsRecheck> {
     return this.db.transaction(async (em) => {
-      const found = await em.getRepository(RefundEntity).findOneBy({ id: refundId });
+      // Scoped in the SQL: another merchant's refund is not found, exactly like a missing one.
+      const found = await em.getRepository(RefundEntity).findOneBy({ id: refundId, ...(merchantId ? { merchantId } : {}) });
       if (!found) throw new RefundNotFoundError(refundId);
       // The owner's row first, as every writer of this refund's attempts takes it: its charge, or itself.
       const charge = found.chargeId ? await this.lockCharge(em, found.chargeId) : null;
@@ -156,8 +161,8 @@ export class RefundOpener {
     return { chargeId: null, provider: row.provider, providerChargeId: refund.providerChargeId };
   }
 
-  private async lockCharge(em: EntityManager, chargeId: string): Promise<ChargeEntity> {
-    const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId }, lock: { mode: 'pessimistic_write' } });
+  private async lockCharge(em: EntityManager, chargeId: string, merchantId: string | null = null): Promise<ChargeEntity> {
+    const charge = await em.getRepository(ChargeEntity).findOne({ where: { id: chargeId, ...(merchantId ? { merchantId } : {}) }, lock: { mode: 'pessimistic_write' } });
     if (!charge) throw new ChargeNotFoundError(chargeId);
     return charge;
   }

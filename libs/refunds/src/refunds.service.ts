@@ -26,15 +26,16 @@ export class RefundsService {
   }
 
   /** Sends the open attempt if it is due, or opens a new one after a failure. Safe to repeat, concurrently. */
-  async submit(refundId: string, actor: string): Promise<RefundView> {
-    const opened = await this.opener.reopen(refundId, actor);
+  async submit(refundId: string, actor: string, merchantId: string | null): Promise<RefundView> {
+    const opened = await this.opener.reopen(refundId, actor, merchantId);
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
     return this.view(refundId);
   }
 
-  async view(refundId: string): Promise<RefundView> {
-    const refund = await this.db.getRepository(RefundEntity).findOneBy({ id: refundId });
+  /** `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant). */
+  async view(refundId: string, merchantId: string | null = null): Promise<RefundView> {
+    const refund = await this.db.getRepository(RefundEntity).findOneBy({ id: refundId, ...(merchantId ? { merchantId } : {}) });
     if (!refund) throw new RefundNotFoundError(refundId);
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
     return toRefundView(refund, attempts, await hasOpenReviewItem(this.db.manager, 'refund', refundId));

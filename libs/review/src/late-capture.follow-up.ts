@@ -44,7 +44,7 @@ export class LateCaptureFollowUp {
     if (followUp !== 'refund_capture') return null;
     const refundable = Number(held.refundable ?? 0);
     if (refundable <= 0) throw new ReviewFollowUpMismatchError(followUp, 'the whole capture is already refunded or being refunded');
-    const { attempt } = await this.refunds.create({ chargeId: row.charge_id!, amountCents: refundable, reason: `late capture ${capture} refunded by review item ${row.id}` }, actor, em);
+    const { attempt } = await this.refunds.create({ chargeId: row.charge_id!, merchantId: null, amountCents: refundable, reason: `late capture ${capture} refunded by review item ${row.id}` }, actor, em);
     return attempt;
   }
 

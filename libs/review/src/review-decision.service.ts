@@ -168,9 +168,9 @@ export class ReviewDecisionService {
       // approving executes it once (and refuses a provider charge that is our attempt's own success).
       if (followUp === 'refund_needed' && refundProviderChargeId) {
         await em.query(
-          `INSERT INTO refund_proposals (id, review_item_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
-           VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, 'review', 'proposed')`,
-          [row.id, row.provider, refundProviderChargeId, row.charge_id, row.amount_cents, row.currency.trim()],
+          `INSERT INTO refund_proposals (id, review_item_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state, proposed_by)
+           VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, 'review', 'proposed', $7)`,
+          [row.id, row.provider, refundProviderChargeId, row.charge_id, row.amount_cents, row.currency.trim(), actor],
         );
       }
       // A capture the provider made after we failed the attempt is kept or refunded, never left unanswered.

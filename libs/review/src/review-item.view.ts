@@ -13,6 +13,9 @@ export interface ReviewItemView {
    * `keep_capture` (fulfil the order) or `refund_capture` (refund it through the charge's own refund path).
    */
   lateCaptureProviderChargeId: string | null;
+  /** Whose money this is: the charge's merchant, or the payout account's; null for a proposal refund (no charge of ours). */
+  merchantId: string | null;
+  merchantName: string | null;
   /** Null for a payout's item (see payoutId), and for a proposal refund's (no charge of ours). */
   chargeId: string | null;
   payoutId: string | null;
@@ -50,6 +53,8 @@ export interface ReviewItemRow {
   attempt_id: string;
   attempt_status: string;
   late_capture_provider_charge_id: string | null;
+  merchant_id: string | null;
+  merchant_name: string | null;
   charge_id: string | null;
   refund_id: string | null;
   payout_id: string | null;
@@ -77,7 +82,7 @@ export interface ReviewItemRow {
 export const EFFECTIVE_STATE = `CASE WHEN r.state = 'claimed' AND r.claim_expires_at <= now() THEN 'open' ELSE r.state END`;
 
 export const ITEM_SELECT = `
-  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.late_capture_provider_charge_id, a.charge_id, a.refund_id, a.payout_id, a.provider,
+  SELECT r.id, r.reason, ${EFFECTIVE_STATE} AS state, r.attempt_id, a.status AS attempt_status, a.late_capture_provider_charge_id, m.id AS merchant_id, m.name AS merchant_name, a.charge_id, a.refund_id, a.payout_id, a.provider,
          COALESCE(c.amount_cents, p.amount_cents, rf.amount_cents) AS amount_cents, COALESCE(c.currency, p.currency, rf.currency) AS currency, c.customer_id, r.created_at AS opened_at,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claimed_by END AS claimed_by,
          CASE WHEN ${EFFECTIVE_STATE} = 'claimed' THEN r.claim_expires_at END AS claim_expires_at,
@@ -88,6 +93,8 @@ export const ITEM_SELECT = `
     JOIN charge_attempts a ON a.id = r.attempt_id
     LEFT JOIN charges c ON c.id = a.charge_id
     LEFT JOIN payouts p ON p.id = a.payout_id
+    LEFT JOIN ledger_accounts la ON la.id = p.account_id
+    LEFT JOIN merchants m ON m.id = COALESCE(c.merchant_id, la.merchant_id)
     -- A refund of an executed proposal belongs to no charge of ours: its own refund row carries the money.
     LEFT JOIN refunds rf ON rf.id = a.refund_id AND a.charge_id IS NULL`;
 
@@ -102,6 +109,8 @@ export function toReviewItemView(row: ReviewItemRow, fourEyesThresholdCents: num
     attemptId: row.attempt_id,
     attemptStatus: row.attempt_status,
     lateCaptureProviderChargeId: row.late_capture_provider_charge_id,
+    merchantId: row.merchant_id,
+    merchantName: row.merchant_name,
     chargeId: row.charge_id,
     payoutId: row.payout_id,
     provider: row.provider,

@@ -14,6 +14,8 @@ export interface ReviewQueueFilter {
   state?: ReviewItemState;
   provider?: string;
   reason?: string;
+  /** Only this merchant's items (charges, their refunds, payouts from its accounts). */
+  merchantId?: string;
   minAmountCents?: number;
   /** Only items opened more than this long ago (database clock), or before this instant. */
   olderThan?: OlderThan;
@@ -60,6 +62,7 @@ export class ReviewQueueService {
     const param = (value: unknown) => `$${params.push(value)}`;
     if (filter.provider) where.push(`a.provider = ${param(filter.provider)}`);
     if (filter.reason) where.push(`r.reason = ${param(filter.reason)}`);
+    if (filter.merchantId) where.push(`m.id = ${param(filter.merchantId)}`);
     if (filter.minAmountCents !== undefined) where.push(`c.amount_cents >= ${param(filter.minAmountCents)}`);
     if (filter.olderThan?.kind === 'age') where.push(`r.created_at < now() - ${msInterval(param(filter.olderThan.ms) as `$${number}`)}`);
     if (filter.olderThan?.kind === 'before') where.push(`r.created_at < ${param(filter.olderThan.at)}`);

@@ -30,21 +30,21 @@ export class AccountsController {
   }
 
   @Get(':id')
-  @ApiErrors({ 403: 'account_forbidden', 404: 'account_not_found' })
+  @ApiErrors({ 404: 'account_not_found' })
   @ApiOkResponse({ type: AccountViewDoc })
   get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<AccountView> {
     return this.accounts.view(id, actor);
   }
 
   @Get(':id/balance')
-  @ApiErrors({ 403: 'account_forbidden', 404: 'account_not_found' })
+  @ApiErrors({ 404: 'account_not_found' })
   @ApiOkResponse({ type: BalanceViewDoc })
   balance(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<BalanceView> {
     return this.accounts.balance(id, actor);
   }
 
   @Get(':id/entries')
-  @ApiErrors({ 400: 'invalid_cursor', 403: 'account_forbidden', 404: 'account_not_found' })
+  @ApiErrors({ 400: 'invalid_cursor', 404: 'account_not_found' })
   @ApiOkResponse({ type: EntriesPageDoc })
   entries(@Param('id', ParseUUIDPipe) id: string, @Query() query: EntriesQueryDto, @CurrentActor() actor: Actor): Promise<EntriesPage> {
     return this.accounts.entries(id, actor, query);

@@ -39,6 +39,7 @@ export class RefundSummaryDto {
 
 export class ChargeViewDto implements ChargeView {
   @ApiProperty() id: string;
+  @ApiProperty({ format: 'uuid', description: 'the merchant it belongs to' }) merchantId: string;
   @ApiProperty() orderId: string;
   @ApiProperty({ description: 'integer minor units', example: 4990 }) amountCents: number;
   @ApiProperty({ example: 'usd' }) currency: string;

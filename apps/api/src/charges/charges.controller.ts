@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
 import { ChargeViewDto } from './charge-view.dto.js';
 import { CreateChargeDto } from './create-charge.dto.js';
@@ -19,7 +19,7 @@ export class ChargesController {
 
   @Post()
   @ApiCreatedResponse({ type: ChargeViewDto, description: 'the charge; a replayed Idempotency-Key answers the first response with Idempotent-Replayed: true' })
-  @ApiErrors({ 400: ['invalid_charge_field', 'unknown_provider'], 409: ['idempotency_key_in_flight', 'charge_exists'], 422: 'idempotency_key_reused' })
+  @ApiErrors({ 400: ['invalid_charge_field', 'unknown_provider'], 403: 'merchant_required', 409: ['idempotency_key_in_flight', 'charge_exists'], 422: 'idempotency_key_reused' })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key and body' })
   async create(
     @Body() body: CreateChargeDto,
@@ -27,11 +27,12 @@ export class ChargesController {
     @Res({ passthrough: true }) res: Response,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
-    if (key === undefined) return this.charges.create(body, actor.name).then((view) => (res.status(201), view));
+    if (key === undefined) return this.charges.create(body, actor).then((view) => (res.status(201), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
-    const stored = await this.idempotency.run(actor.name, key, body, async () => ({
+    // Keys are the merchant's: two tokens of one merchant share them, two merchants never collide.
+    const stored = await this.idempotency.run(idempotencyScope(actor), key, body, async () => ({
       status: 201,
-      body: await this.charges.create(body, actor.name),
+      body: await this.charges.create(body, actor),
     }));
     res.status(stored.status);
     if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -40,16 +41,16 @@ export class ChargesController {
 
   @Post(':id/submit')
   @ApiOkResponse({ type: ChargeViewDto, description: 'at most one provider call; safe to repeat, concurrently' })
-  @ApiErrors({ 404: 'charge_not_found', 409: ['open_attempt_exists', 'illegal_transition'], 503: 'previous_attempt_unverified' })
+  @ApiErrors({ 404: 'charge_not_found', 409: ['open_attempt_exists', 'illegal_transition', 'charge_already_captured'], 503: 'previous_attempt_unverified' })
   @HttpCode(200)
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
-    return this.charges.submit(id, actor.name);
+    return this.charges.submit(id, actor);
   }
 
   @Get(':id')
   @ApiOkResponse({ type: ChargeViewDto })
   @ApiErrors({ 404: 'charge_not_found' })
-  get(@Param('id', ParseUUIDPipe) id: string): Promise<ChargeView> {
-    return this.charges.view(id);
+  get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
+    return this.charges.view(id, merchantScope(actor));
   }
 }

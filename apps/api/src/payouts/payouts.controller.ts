@@ -24,7 +24,7 @@ export class PayoutsController {
   @Post('accounts/:id/payouts')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, account and body' })
   @ApiCreatedResponse({ type: PayoutViewDto, description: 'the payout after its first provider call' })
-  @ApiErrors({ 400: 'invalid_pix_key', 403: 'account_forbidden', 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['insufficient_balance', 'payout_currency_unsupported', 'idempotency_key_reused'] })
+  @ApiErrors({ 400: 'invalid_pix_key', 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['insufficient_balance', 'payout_currency_unsupported', 'idempotency_key_reused'] })
   async create(
     @Param('id', ParseUUIDPipe) accountId: string,
     @Body() body: CreatePayoutDto,
@@ -44,7 +44,7 @@ export class PayoutsController {
 
   @Get('payouts/:id')
   @ApiOkResponse({ type: PayoutViewDto, description: 'the payout, for polling; 403 unless the caller owns its account' })
-  @ApiErrors({ 403: 'account_forbidden', 404: 'payout_not_found' })
+  @ApiErrors({ 404: 'payout_not_found' })
   get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<PayoutView> {
     return this.payouts.view(id, actor);
   }

@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { RefundsService, type RefundView } from '@app/refunds';
 import { CreateRefundDto } from './create-refund.dto.js';
@@ -32,11 +32,11 @@ export class RefundsController {
     @Res({ passthrough: true }) res: Response,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
-    const run = () => this.refunds.create({ chargeId, amountCents: body.amountCents, reason: body.reason ?? null }, actor.name);
+    const run = () => this.refunds.create({ chargeId, merchantId: merchantScope(actor), amountCents: body.amountCents, reason: body.reason ?? null }, actor.name);
     if (key === undefined) return run().then((view) => (res.status(201), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
     // The charge is part of the request: the same key and body for another charge is another request.
-    const stored = await this.idempotency.run(`${actor.name} ${REFUND_KEY_SCOPE}`, key, { chargeId, ...body }, async () => ({ status: 201, body: await run() }));
+    const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${REFUND_KEY_SCOPE}`, key, { chargeId, ...body }, async () => ({ status: 201, body: await run() }));
     res.status(stored.status);
     if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
     return stored.body;
@@ -47,13 +47,13 @@ export class RefundsController {
   @HttpCode(200)
   @ApiOkResponse({ type: RefundViewDto, description: 'sends the open attempt if due, or opens a new one after a failure' })
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<RefundView> {
-    return this.refunds.submit(id, actor.name);
+    return this.refunds.submit(id, actor.name, merchantScope(actor));
   }
 
   @Get('refunds/:id')
   @ApiErrors({ 404: 'refund_not_found' })
   @ApiOkResponse({ type: RefundViewDto })
-  get(@Param('id', ParseUUIDPipe) id: string): Promise<RefundView> {
-    return this.refunds.view(id);
+  get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<RefundView> {
+    return this.refunds.view(id, merchantScope(actor));
   }
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 
 export class ReviewListQuery {
   @ApiPropertyOptional({ enum: ['open', 'claimed', 'awaiting_second', 'closed'], description: 'default: every item not closed' })
@@ -14,6 +14,10 @@ export class ReviewListQuery {
   @ApiPropertyOptional({ example: 'tries_exhausted' })
   @IsOptional() @IsString() @Matches(/^[a-z_]{1,64}$/, { message: 'reason must be a review reason such as tries_exhausted' })
   reason?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'only this merchant\'s items' })
+  @IsOptional() @IsUUID('4', { message: 'merchantId must be a merchant id (uuid)' })
+  merchantId?: string;
 
   @ApiPropertyOptional({ description: 'only charges of at least this many minor units' })
   @IsOptional() @Type(() => Number) @IsInt({ message: 'minAmountCents must be an integer number of minor units' }) @Min(0) @Max(Number.MAX_SAFE_INTEGER)

@@ -35,9 +35,9 @@ export class ReviewController {
   }
 
   @Get('me')
-  @ApiOkResponse({ type: ReviewerDoc, description: 'who the token belongs to: the name audit rows record' })
-  me(@CurrentActor() actor: Actor): Actor {
-    return actor;
+  @ApiOkResponse({ type: ReviewerDoc, description: 'who the token belongs to: the person audit rows and four-eyes record' })
+  me(@CurrentActor() actor: Actor): { name: string; role: string } {
+    return { name: actor.name, role: actor.role };
   }
 
   @Get('items/:id')

@@ -20,6 +20,8 @@ export class ReviewItemViewDoc {
   @ApiProperty({ enum: ATTEMPT_STATUSES }) attemptStatus: string;
   @ApiProperty({ type: String, nullable: true, description: 'the provider charge that captured this attempt after we had failed it: acknowledge with keep_capture or refund_capture' })
   lateCaptureProviderChargeId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'whose money: the charge\'s merchant or the payout account\'s' }) merchantId: string | null;
+  @ApiProperty({ type: String, nullable: true }) merchantName: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for the refund of an executed refund proposal (no charge of ours)' }) chargeId: string | null;
   @ApiProperty() provider: string;
   @ApiProperty() amountCents: number;

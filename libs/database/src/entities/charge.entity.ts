@@ -1,9 +1,11 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
+import { MerchantEntity } from './merchant.entity.js';
 import { bigintNumber } from './bigint-number.transformer.js';
 
 /** What the business wants: charge this order this amount. Created once; realised by attempts. */
 @Entity('charges')
-@Unique('UQ_charges_order_id', ['orderId'])
+// An order id is the merchant's own: unique per merchant, never a way to find another merchant's charge.
+@Unique('UQ_charges_merchant_order_id', ['merchantId', 'orderId'])
 @Check('charges_amount_cents_check', `amount_cents > 0`)
 @Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('charges_refunded_cents_check', `refunded_cents >= 0`)
@@ -11,6 +13,10 @@ import { bigintNumber } from './bigint-number.transformer.js';
 @Check('charges_refund_committed_cents_check', `refund_committed_cents >= 0 AND refund_committed_cents <= amount_cents`)
 export class ChargeEntity {
   @PrimaryColumn('uuid') id: string;
+  @Column('uuid', { name: 'merchant_id' }) merchantId: string;
+  @ManyToOne(() => MerchantEntity, { nullable: false })
+  @JoinColumn({ name: 'merchant_id', foreignKeyConstraintName: 'charges_merchant_id_fkey' })
+  merchant?: Relation<MerchantEntity>;
   @Column('text', { name: 'order_id' }) orderId: string;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('char', { length: 3 }) currency: string;

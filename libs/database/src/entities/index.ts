@@ -1,4 +1,5 @@
 import { ApiTokenEntity } from './api-token.entity.js';
+import { MerchantEntity } from './merchant.entity.js';
 import { AttemptTransitionEntity } from './attempt-transition.entity.js';
 import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
@@ -19,6 +20,7 @@ import { ReconciliationMoneyMovementEntity } from './reconciliation-money-moveme
 
 export const ENTITIES = [
   ApiTokenEntity,
+  MerchantEntity,
   AttemptTransitionEntity,
   ChargeAttemptEntity,
   ChargeEntity,

@@ -1,6 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn, type Relation } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity.js';
 import { bigintNumber } from './bigint-number.transformer.js';
+import { MerchantEntity } from './merchant.entity.js';
 
 /**
  * A merchant's balance for money going out. The running balance lives on this row so that one row lock decides
@@ -8,6 +9,7 @@ import { bigintNumber } from './bigint-number.transformer.js';
  */
 @Entity('ledger_accounts')
 @Index('ix_ledger_accounts_owner', ['ownerTokenName', 'createdAt'])
+@Index('ix_ledger_accounts_merchant', ['merchantId', 'createdAt'])
 @Check('ledger_accounts_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('ledger_accounts_balance_check', `available_cents >= 0 AND reserved_cents >= 0`)
 export class LedgerAccountEntity {
@@ -17,6 +19,11 @@ export class LedgerAccountEntity {
   @ManyToOne(() => ApiTokenEntity, { nullable: false })
   @JoinColumn({ name: 'owner_token_name', referencedColumnName: 'name', foreignKeyConstraintName: 'ledger_accounts_owner_token_name_fkey' })
   owner?: Relation<ApiTokenEntity>;
+  /** The merchant whose money this is: every merchant route reads the account through it. */
+  @Column('uuid', { name: 'merchant_id' }) merchantId: string;
+  @ManyToOne(() => MerchantEntity, { nullable: false })
+  @JoinColumn({ name: 'merchant_id', foreignKeyConstraintName: 'ledger_accounts_merchant_id_fkey' })
+  merchant?: Relation<MerchantEntity>;
   @Column('char', { length: 3 }) currency: string;
   @Column('bigint', { name: 'available_cents', default: 0, transformer: bigintNumber }) availableCents: number;
   @Column('bigint', { name: 'reserved_cents', default: 0, transformer: bigintNumber }) reservedCents: number;

@@ -19,6 +19,7 @@ export type RefundProposalState = 'proposed' | 'rejected' | 'executed';
 @Unique('uq_refund_proposals_review_item', ['reviewItemId'])
 @Check('refund_proposals_source_check', `(divergence_id IS NULL) <> (review_item_id IS NULL)`)
 @Check('refund_proposals_refund_id_check', `(state = 'executed') = (refund_id IS NOT NULL)`)
+@Check('refund_proposals_four_eyes_check', `decided_by IS NULL OR state = 'rejected' OR decided_by <> proposed_by`)
 export class RefundProposalEntity {
   @PrimaryColumn('uuid') id: string;
   /** Where it comes from: a reconciliation divergence, or (exactly one of the two) a review item acknowledged with refund_needed. */
@@ -39,6 +40,8 @@ export class RefundProposalEntity {
   @JoinColumn({ name: 'review_item_id', foreignKeyConstraintName: 'refund_proposals_review_item_id_fkey' })
   reviewItem?: Relation<ReviewItemEntity>;
   @Column('text') reason: string;
+  /** Who proposed it: the person who acknowledged a review item with refund_needed, or `reconciliation`. */
+  @Column('text', { name: 'proposed_by', default: 'reconciliation' }) proposedBy: string;
   @Column('text') state: RefundProposalState;
   @Column('text', { name: 'decided_by', nullable: true }) decidedBy: string | null;
   @Column('timestamptz', { name: 'decided_at', nullable: true }) decidedAt: Date | null;

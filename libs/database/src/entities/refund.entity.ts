@@ -1,6 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation, UpdateDateColumn } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeEntity } from './charge.entity.js';
+import { MerchantEntity } from './merchant.entity.js';
 import { RefundProposalEntity } from './refund-proposal.entity.js';
 
 /**
@@ -13,6 +14,7 @@ import { RefundProposalEntity } from './refund-proposal.entity.js';
 @Index('uq_refunds_proposal', ['proposalId'], { unique: true, where: `"proposal_id" IS NOT NULL` })
 @Index('uq_refunds_proposal_provider_charge', ['providerChargeId'], { unique: true, where: `"charge_id" IS NULL` })
 @Check('refunds_amount_cents_check', `amount_cents > 0`)
+@Check('refunds_merchant_check', `(charge_id IS NULL) = (merchant_id IS NULL)`)
 @Check(
   'refunds_target_check',
   `(charge_id IS NOT NULL AND provider_charge_id IS NULL AND proposal_id IS NULL) OR (charge_id IS NULL AND provider_charge_id IS NOT NULL AND proposal_id IS NOT NULL)`,
@@ -24,6 +26,11 @@ export class RefundEntity {
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'refunds_charge_id_fkey' })
   charge?: Relation<ChargeEntity>;
+  /** The charge's merchant; null exactly when there is no charge (an executed proposal, an admin's own). */
+  @Column('uuid', { name: 'merchant_id', nullable: true }) merchantId: string | null;
+  @ManyToOne(() => MerchantEntity, { nullable: true })
+  @JoinColumn({ name: 'merchant_id', foreignKeyConstraintName: 'refunds_merchant_id_fkey' })
+  merchant?: Relation<MerchantEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('char', { length: 3 }) currency: string;
   @Column('text', { nullable: true }) reason: string | null;

@@ -49,6 +49,7 @@ function factsCard(item, attempt) {
       'dl',
       { class: 'facts' },
       row('Amount', h('strong', {}, money(item.amountCents, item.currency))),
+      row('Merchant', item.merchantName ? `${item.merchantName} (${item.merchantId})` : '—'),
       row('Customer', item.customerId ?? '—', true),
       row('Provider', item.provider),
       row('Attempt status', pill(`attempt-${item.attemptStatus}`, item.attemptStatus)),
