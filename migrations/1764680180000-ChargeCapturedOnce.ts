@@ -11,8 +11,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   SQLSTATE CO409 and the capturing attempt's id as DETAIL (the opening function's insert meets it too). The
  *   recorder of a capture and every opener take the charge row lock first, so the check cannot go stale;
  * - a late capture belongs to a failed charge attempt and names its provider charge.
- * Backfill: every failed charge attempt whose review items already carry a provider success for it (first one per
- * charge, none where another attempt succeeded: that is a duplicate, already before a person).
+ * Backfill: a failed charge attempt whose review items already carry a provider success for it (the first per charge),
+ * unless the charge succeeded or has an open attempt, the money was already proposed for a refund, or another
+ * attempt holds that provider charge: those stay before a person, and the nightly statement still reports them.
  */
 export class ChargeCapturedOnce1764680180000 implements MigrationInterface {
   name = 'ChargeCapturedOnce1764680180000';
@@ -35,7 +36,11 @@ export class ChargeCapturedOnce1764680180000 implements MigrationInterface {
                         FROM review_items ri JOIN charge_attempts ca ON ca.id = ri.attempt_id
                        WHERE ca.status = 'failed' AND ca.operation = 'charge') f
                WHERE f.provider_charge_id IS NOT NULL
-                 AND NOT EXISTS (SELECT 1 FROM charge_attempts s WHERE s.charge_id = f.charge_id AND s.operation = 'charge' AND s.status = 'succeeded')
+                 -- Not where the charge already succeeded or still has an open attempt (a second capture is a person's),
+                 -- nor where the money was already proposed for a refund, nor for a provider charge another attempt holds.
+                 AND NOT EXISTS (SELECT 1 FROM charge_attempts s WHERE s.charge_id = f.charge_id AND s.operation = 'charge' AND s.status IN ('succeeded', 'pending', 'unknown'))
+                 AND NOT EXISTS (SELECT 1 FROM refund_proposals p WHERE p.provider_charge_id = f.provider_charge_id AND p.state <> 'rejected')
+                 AND NOT EXISTS (SELECT 1 FROM charge_attempts o WHERE o.provider_charge_id = f.provider_charge_id AND o.id <> f.attempt_id)
                ORDER BY f.charge_id, f.created_at) r
        WHERE a.id = r.attempt_id`);
     // A person answers a late capture by keeping it (fulfil the order) or refunding it through the charge.

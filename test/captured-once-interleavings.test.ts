@@ -134,6 +134,52 @@ describe('no interleaving yields two captured attempts for one charge', () => {
     );
   });
 
+  it('parks an attempt waiting to be resent when another attempt\'s late capture is recorded, and never reopens the item for the same capture', async () => {
+    const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;
+    const insert = (id: string, status: string, extra: string) =>
+      stack.db.query(
+        `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_by, next_send_at)
+         VALUES ($1, $2, $3, 'stripe', $4, '', repeat('0', 64), 1, $5, ${extra})`,
+        [id, chargeId, randomUUID(), status, status === 'failed' ? 'resolver' : null],
+      );
+    const [a1, a2] = [randomUUID(), randomUUID()];
+    await insert(a1, 'failed', 'NULL');
+    // A2 hit a connect failure and waits for its backoff: pending, no lease.
+    await insert(a2, 'pending', `now() + interval '1 hour'`);
+    const facts = stack.app.get(ProviderFactApplier);
+    const capture = { outcome: 'succeeded' as const, providerChargeId: `pi_${a1.replace(/-/g, '')}`, amountCents: 4990, currency: 'usd' };
+    await stack.db.transaction((em) => facts.apply(em, a1, capture, { cause: 'webhook', actor: 'webhook:stripe', evidence: {} }));
+    const rows = await stack.db.query<Array<{ id: string; status: string; late_capture_provider_charge_id: string | null }>>(
+      `SELECT id, status, late_capture_provider_charge_id FROM charge_attempts WHERE charge_id = $1 ORDER BY created_at, id`,
+      [chargeId],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, [r.status, r.late_capture_provider_charge_id]]))).toEqual({ [a1]: ['failed', capture.providerChargeId], [a2]: ['unknown', null] });
+    const [parked] = await stack.db.query(`SELECT cause, detail FROM attempt_transitions WHERE attempt_id = $1 AND to_status = 'unknown'`, [a2]);
+    expect(parked).toMatchObject({ cause: 'webhook', detail: { reason: 'charge_captured_by_another_attempt', capturedBy: a1 } });
+
+    // A person closes the item; the same capture reported again (a redelivery) changes nothing and opens nothing.
+    await stack.db.query(`UPDATE review_items SET state = 'closed', decision = 'acknowledge', follow_up = 'keep_capture', decided_by = 'person', decided_at = now(), closed_at = now() WHERE attempt_id = $1`, [a1]);
+    const again = await stack.db.transaction((em) => facts.apply(em, a1, capture, { cause: 'webhook', actor: 'webhook:stripe', evidence: {} }));
+    expect(again).toEqual({ action: 'none', reason: 'already_in_that_state' });
+    expect(await stack.db.query(`SELECT id FROM review_items WHERE attempt_id = $1 AND state <> 'closed'`, [a1])).toEqual([]);
+  });
+
+  it('records no capture for another amount: that stays an amount_mismatch for a person', async () => {
+    const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;
+    const a1 = randomUUID();
+    await stack.db.query(
+      `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_by)
+       VALUES ($1, $2, $3, 'stripe', 'failed', '', repeat('0', 64), 1, 'resolver')`,
+      [a1, chargeId, randomUUID()],
+    );
+    const facts = stack.app.get(ProviderFactApplier);
+    const decision = await stack.db.transaction((em) =>
+      facts.apply(em, a1, { outcome: 'succeeded', providerChargeId: `pi_${randomUUID().slice(0, 8)}`, amountCents: 5990, currency: 'usd' }, { cause: 'webhook', actor: 'webhook:stripe', evidence: {} }),
+    );
+    expect(decision).toEqual({ action: 'review', reason: 'amount_mismatch' });
+    expect((await stack.db.query(`SELECT late_captured_at FROM charge_attempts WHERE id = $1`, [a1]))[0].late_captured_at).toBeNull();
+  });
+
   describe('the database refuses a second capture when the code is bypassed', () => {
     async function lateCapturedCharge(): Promise<{ chargeId: string; a1: string; a2: string }> {
       const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;

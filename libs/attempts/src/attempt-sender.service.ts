@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, msInterval } from '@app/database';
+import { ChargeAttemptEntity, msInterval, uniqueOrNull } from '@app/database';
 import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
@@ -105,6 +105,10 @@ export class AttemptSender {
               last_sent_at = now(), updated_at = now()
         WHERE id = $1 AND status = 'pending' AND lease_expires_at IS NULL
           AND (next_send_at IS NULL OR next_send_at <= now())
+          -- Never a send for a charge the provider already captured through another attempt.
+          AND (operation <> 'charge' OR NOT EXISTS (
+                SELECT 1 FROM charge_attempts x WHERE x.charge_id = charge_attempts.charge_id AND x.operation = 'charge'
+                   AND x.id <> charge_attempts.id AND (x.status = 'succeeded' OR x.late_captured_at IS NOT NULL)))
         RETURNING http_attempts`,
       [attemptId, this.config.SUBMIT_LEASE_MS],
     );
@@ -169,7 +173,8 @@ export class AttemptSender {
     actor: string,
     evidence: ProviderCallRecord,
   ): Promise<'resolve' | null> {
-    const settled = await this.transitions.apply(
+    // A success the database refuses (the charge is captured by another attempt) is a fact like a late one: below.
+    const settled = await uniqueOrNull(em, () => this.transitions.apply(
       {
         attemptId: attempt.id,
         from: 'pending',
@@ -182,7 +187,7 @@ export class AttemptSender {
         detail: { reason: outcome.reason, httpAttempt: claimed },
       },
       em,
-    );
+    ));
     if (settled) return outcome.status === 'unknown' ? 'resolve' : null;
     // Someone moved the attempt while we were on the wire (the sweeper thought we died, then a resolver may
     // have failed it as not found). A definitive answer is never dropped: it settles an open attempt, agrees

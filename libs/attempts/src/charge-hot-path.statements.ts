@@ -134,7 +134,7 @@ export async function settleChargeSend(
   db: DataSource,
   s: { attemptId: string; claimed: number; to: SettledSend['status']; providerChargeId: string | null; lastError: object | null; actor: string; transitionDetail: object; call: { outcome: string; httpStatus: number | null; durationMs: number; detail: object } },
 ): Promise<SettledSend | null> {
-  const [row] = await preparedQuery<{ provider_charge_id: string | null; resolved_at: Date | null }>(
+  const settle = preparedQuery<{ provider_charge_id: string | null; resolved_at: Date | null }>(
     db,
     'hot_settle_charge_send',
     `WITH settled AS (
@@ -157,5 +157,11 @@ export async function settleChargeSend(
      SELECT provider_charge_id, resolved_at FROM settled`,
     [s.attemptId, s.claimed, s.to, s.providerChargeId, s.lastError, s.actor, s.transitionDetail, s.call.outcome, s.call.httpStatus, Math.round(s.call.durationMs), s.call.detail],
   );
+  // A success the charge cannot hold (another attempt captured meanwhile): nothing written; the full path takes the
+  // fact to the applier, which keeps it for a person.
+  const [row] = await settle.catch((error: unknown) => {
+    if (isUniqueViolation(error, 'uq_charge_attempts_one_capture_per_charge')) return [];
+    throw error;
+  });
   return row ? { status: s.to, providerChargeId: row.provider_charge_id, lastError: s.lastError, resolvedAt: row.resolved_at } : null;
 }

@@ -32,6 +32,10 @@ export class ProviderFactApplier {
   async apply(em: EntityManager, attemptId: string, fact: ProviderFact, source: FactSource): Promise<FactDisposition> {
     const attempt = await lockChargeAndAttempt(em, attemptId);
     if (!attempt) throw new AttemptNotFoundError(attemptId);
+    // The capture we already recorded for this failed attempt, reported again (a redelivery, CONFIRMED then RECEIVED).
+    if (attempt.status === 'failed' && fact.outcome === 'succeeded' && fact.providerChargeId !== null && fact.providerChargeId === attempt.lateCaptureProviderChargeId) {
+      return { action: 'none', reason: 'already_in_that_state' };
+    }
     const decision = decideProviderFact(fact, attempt, attempt);
     const findings = { ...source.evidence, cause: source.cause, fact, recordedStatus: attempt.status, recordedProviderChargeId: attempt.providerChargeId };
     if (decision.action === 'transition') {
@@ -41,15 +45,21 @@ export class ProviderFactApplier {
           em,
         ),
       );
-      // The database refused: a second success for the charge, or a provider charge another attempt owns.
-      if (moved === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);
+      // The database refused: a second success for the charge, or a provider charge another attempt owns. An open
+      // attempt must then never be sent again: it becomes unknown, before a person, with the evidence.
+      if (moved === null) {
+        if (attempt.status === 'pending') {
+          await this.transitions.apply({ attemptId, from: 'pending', to: 'unknown', cause: source.cause, actor: source.actor, detail: { reason: 'second_capture_refused', ...source.evidence } }, em);
+        }
+        return this.review(em, attemptId, 'duplicate_provider_charges', findings);
+      }
       // Cannot happen while we hold the attempt's lock; if it ever does, nothing moved and nothing is claimed.
       return moved ? decision : { action: 'none', reason: 'not_actionable' };
     }
     if (decision.action === 'review') {
       // A success for an attempt we failed is a capture the provider holds: recorded beside the `failed`, so the
       // charge is paid and never opens another attempt, whatever a person later acknowledges.
-      const capture = await recordLateCapture(em, attempt, fact);
+      const capture = await recordLateCapture(em, attempt, fact, source);
       const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture });
       // An item opened when the provider only showed a pending charge now asks about money taken.
       if (capture === 'recorded') {

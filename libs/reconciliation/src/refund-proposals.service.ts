@@ -61,10 +61,20 @@ export class RefundProposalsService {
    */
   private async refuseIfOurs(em: EntityManager, proposal: RefundProposalEntity): Promise<void> {
     if (proposal.chargeId) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [proposal.chargeId]);
+    // Ours when it is a charge's capture (a success, or a late capture of an attempt we failed: that one is refunded
+    // through its charge, under the charge's cap), or when it may still become one: an attempt that holds it, or an
+    // open attempt of a charge that has no capture yet. Once the charge is captured by another provider charge, this
+    // one can never be the charge's payment: a duplicate, refundable here.
     const [ours] = await em.query<Array<{ id: string; status: string }>>(
-      `SELECT id, status FROM charge_attempts
-        WHERE operation = 'charge' AND provider = $1
-          AND (provider_charge_id = $2 OR (charge_id = $3 AND status IN ('pending', 'unknown')))
+      `SELECT a.id, a.status FROM charge_attempts a
+        WHERE a.operation = 'charge' AND a.provider = $1
+          AND ((a.status = 'succeeded' AND a.provider_charge_id = $2)
+               OR a.late_capture_provider_charge_id = $2
+               OR ((a.provider_charge_id = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
+                   AND a.status <> 'failed'
+                   AND NOT EXISTS (SELECT 1 FROM charge_attempts c
+                                    WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND c.id <> a.id
+                                      AND (c.status = 'succeeded' OR c.late_captured_at IS NOT NULL))))
         LIMIT 1`,
       [proposal.provider, proposal.providerChargeId, proposal.chargeId],
     );

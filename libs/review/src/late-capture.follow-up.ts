@@ -30,6 +30,16 @@ export class LateCaptureFollowUp {
          FROM charge_attempts a LEFT JOIN charges c ON c.id = a.charge_id WHERE a.id = $1`,
       [row.attempt_id],
     );
+    // Any capture of this charge (late or not, by any of its attempts) is refunded through the charge, never a proposal.
+    if (followUp === 'refund_needed' && refundProviderChargeId && row.charge_id) {
+      const [own] = await em.query<Array<{ id: string }>>(
+        `SELECT id FROM charge_attempts
+          WHERE charge_id = $1 AND operation = 'charge'
+            AND ((status = 'succeeded' AND provider_charge_id = $2) OR late_capture_provider_charge_id = $2)`,
+        [row.charge_id, refundProviderChargeId],
+      );
+      if (own) throw new ReviewFollowUpMismatchError(followUp, `${refundProviderChargeId} is this charge's own capture (attempt ${own.id}): refund it through the charge (refund_capture, or POST /charges/:id/refunds), under its cap`);
+    }
     const capture = held?.late_capture_provider_charge_id ?? null;
     if (!capture) {
       if (followUp === 'keep_capture' || followUp === 'refund_capture') {
