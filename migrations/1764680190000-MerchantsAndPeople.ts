@@ -30,8 +30,7 @@ export class MerchantsAndPeople1764680190000 implements MigrationInterface {
     await q.query(`INSERT INTO merchants (name) SELECT DISTINCT owner_token_name FROM ledger_accounts ON CONFLICT DO NOTHING`);
     await q.query(`UPDATE api_tokens t SET merchant_id = m.id FROM merchants m WHERE t.role = 'merchant' AND m.name = t.name`);
     await q.query(`UPDATE api_tokens SET person = name WHERE role <> 'merchant'`);
-    // API_TOKENS used to be stored under `<role>-<first 8 hex of the hash>`.
-    await q.query(`UPDATE api_tokens SET source = 'env' WHERE name ~ '^(merchant|reviewer|admin)-[0-9a-f]{8}$'`);
+    // Every existing token stays `cli` (live until revoked): the next boot marks the ones its API_TOKENS names `env`.
     await q.query(`
       ALTER TABLE api_tokens
         ADD CONSTRAINT api_tokens_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(id),
@@ -62,6 +61,12 @@ export class MerchantsAndPeople1764680190000 implements MigrationInterface {
         ALTER COLUMN merchant_id SET NOT NULL,
         ADD CONSTRAINT ledger_accounts_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(id)`);
     await q.query(`CREATE INDEX ix_ledger_accounts_merchant ON ledger_accounts (merchant_id, created_at)`);
+
+    // Inbound Idempotency-Keys move from the token's scope to its merchant's, so a retry across the deploy still replays.
+    await q.query(`
+      UPDATE idempotency_records r SET scope = 'merchant:' || t.merchant_id || substr(r.scope, length(t.name) + 1)
+        FROM api_tokens t
+       WHERE t.role = 'merchant' AND (r.scope = t.name OR r.scope LIKE t.name || ' %')`);
 
     // Whoever proposed a refund (a reviewer acknowledging refund_needed, or reconciliation) never approves it.
     await q.query(`ALTER TABLE refund_proposals ADD COLUMN proposed_by text NOT NULL DEFAULT 'reconciliation'`);

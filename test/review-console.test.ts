@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity, ReviewItemEntity } from '@app/database';
 import { ReviewItemsService } from '@app/review';
 import { createCharge, submit } from './support/charges.js';
-import { newReviewer, unknownAttemptInReview, type ItemUnderReview, type Reviewer } from './support/review.js';
+import { intentAtProvider, newReviewer, unknownAttemptInReview, type ItemUnderReview, type Reviewer } from './support/review.js';
 import { insertRefundProposal } from './support/reconciliation.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
@@ -91,7 +91,9 @@ describe('review console in a browser', () => {
     await page.waitForSelector('#decision-form');
     expect(await page.$$eval('input[name=action]', (inputs) => inputs.map((i) => i.getAttribute('value')))).toEqual(['acknowledge']);
     await page.selectOption('select[name=followUp]', 'refund_needed');
-    await page.fill('input[name=providerChargeId]', paid.attempts[0].providerChargeId!);
+    // A second charge at the provider under this charge's reference: the money to give back.
+    const second = await intentAtProvider(stack, { customer: paid.customerId, attemptId: paid.attempts[0].id, amount: paid.amountCents, currency: paid.currency });
+    await page.fill('input[name=providerChargeId]', second);
     await page.fill('textarea[name=reason]', 'Customer was charged after we declined; refund it.');
     await page.screenshot({ path: join(SHOTS, 'acknowledge.png'), fullPage: true });
     await page.click('#decision-form button[type=submit]');

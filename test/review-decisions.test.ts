@@ -257,15 +257,28 @@ describe('review decisions', () => {
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.message).toContain('providerChargeId');
 
-    // The money to give back: a second provider charge under our reference, which becomes a refund proposal.
-    const [second] = stack.sim.plantCharges([{ amount: charge.amountCents }]);
-    const ok = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', providerChargeId: second.paymentIntentId, reason: 'refund the second charge' });
-    expect(ok.status).toBe(200);
-    const [proposal] = await stack.db.query(`SELECT id, provider_charge_id, charge_id, amount_cents::int AS amount, reason, state FROM refund_proposals WHERE review_item_id = $1`, [itemId]);
-    expect(proposal).toMatchObject({ provider_charge_id: second.paymentIntentId, charge_id: charge.id, amount: charge.amountCents, reason: 'review', state: 'proposed' });
+    // The money to give back must be proven at the provider: captured, and carrying this charge's reference.
+    const [stranger] = stack.sim.plantCharges([{ amount: charge.amountCents }]);
+    const unproven = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', providerChargeId: stranger.paymentIntentId, reason: 'refund the second charge' });
+    expect(unproven.status).toBe(422);
+    expect(unproven.body).toMatchObject({ code: 'review_refund_unproven', details: { field: 'providerChargeId' } });
+    const missingAtProvider = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', providerChargeId: 'pi_nothing_here', reason: 'refund the second charge' });
+    expect(missingAtProvider.status).toBe(422);
+    // Its own capture is refunded through the charge, never through a proposal beside the charge's cap.
+    const own = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', providerChargeId: done.attempts[0].providerChargeId, reason: 'refund the charge' });
+    expect(own.status).toBe(422);
+    expect(own.body.code).toBe('review_follow_up_mismatch');
+    expect(await stack.db.query(`SELECT id FROM refund_proposals WHERE review_item_id = $1`, [itemId])).toEqual([]);
+
+    // A second provider charge under our reference, for another amount: the proposal is for what it really holds.
+    const second = await intentAtProvider(stack, { customer: charge.customerId, attemptId, amount: charge.amountCents - 10, currency: charge.currency });
+    const ok = await decide(itemId, alice, { action: 'acknowledge', followUp: 'refund_needed', providerChargeId: second, reason: 'refund the second charge' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const [proposal] = await stack.db.query(`SELECT id, provider_charge_id, charge_id, amount_cents::int AS amount, reason, state, proposed_by FROM refund_proposals WHERE review_item_id = $1`, [itemId]);
+    expect(proposal).toMatchObject({ provider_charge_id: second, charge_id: charge.id, amount: charge.amountCents - 10, reason: 'review', state: 'proposed', proposed_by: alice.name });
     const approved = await stack.http.post(`/reconciliation/refund-proposals/${proposal.id}/approve`).set(stack.auth('admin')).send({});
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-    expect(stack.sim.refunds({ paymentIntentId: second.paymentIntentId }).map((r) => r.amount)).toEqual([charge.amountCents]);
+    expect(stack.sim.refunds({ paymentIntentId: second }).map((r) => r.amount)).toEqual([charge.amountCents - 10]);
     expect(ok.body).toMatchObject({ state: 'closed', attemptStatus: 'succeeded', decision: { action: 'acknowledge', followUp: 'refund_needed' } });
     expect(await transitionsOf(stack, attemptId)).toEqual(before);
     expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', resolvedBy: 'submit' });

@@ -188,16 +188,21 @@ describe('people, not tokens', () => {
     expect((await stack.http.post('/charges').set(as(dropped.split(':')[1])).send(newChargeBody())).status).toBe(201);
     await tokens.bootstrap(kept);
     expect((await stack.http.post('/charges').set(as(dropped.split(':')[1])).send(newChargeBody())).status).toBe(401);
+    // Refused by this process, not revoked for every other: a rolling deploy with another setting locks nobody out.
+    const [row] = await stack.db.query(`SELECT revoked_at FROM api_tokens WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [dropped.split(':')[1]]);
+    expect(row.revoked_at).toBeNull();
     expect((await stack.http.get('/review/items').set(as(kept.split(':')[2]))).status).toBe(200);
     expect((await stack.http.post('/charges').set(as(created)).send(newChargeBody())).status).toBe(201);
   });
 });
 
+const METRICS_TOKEN = 'metrics-scrape-token-0123456789';
+
 describe('the edge: every webhook proves who sent it, and failed authentications are limited', () => {
   let stack: TestStack;
   let unconfigured: TestStack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { AUTH_FAILURE_LIMIT: '20' } });
+    stack = await startTestStack({ env: { AUTH_FAILURE_LIMIT: '20', METRICS_TOKEN: METRICS_TOKEN } });
     // A deployment that configured no webhook secret at all: every provider's route must refuse everything.
     unconfigured = await startTestStack({ sim: stack.sim, env: { STRIPE_WEBHOOK_SECRET: undefined, ASAAS_API_KEY: undefined, ASAAS_WEBHOOK_TOKEN: undefined } });
   });
@@ -258,6 +263,14 @@ describe('the edge: every webhook proves who sent it, and failed authentications
     const res = await stack.http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signStripePayload(raw, 'whsec_dev_simulator', Math.floor(Date.now() / 1000))).send(raw);
     expect(res.body).toEqual({ duplicate: false, disposition: 'unproven' });
     expect((await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status).toBe('unknown');
+  });
+
+  it('serves /metrics only with METRICS_TOKEN when it is set', async () => {
+    expect((await stack.http.get('/metrics')).status).toBe(401);
+    expect((await stack.http.get('/metrics').set('Authorization', 'Bearer not-the-metrics-token')).status).toBe(401);
+    const scraped = await stack.http.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+    expect(scraped.status).toBe(200);
+    expect(scraped.text).toContain('charge_once_');
   });
 
   it('answers 429 with Retry-After once one address has failed to authenticate 20 times, and 401 before', async () => {

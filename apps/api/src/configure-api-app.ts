@@ -2,6 +2,7 @@ import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { AppConfig } from '@app/config';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
 import { hardenHttp } from './edge/http-hardening.js';
@@ -10,6 +11,8 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
 /** Everything main.ts and the e2e tests must set up identically. */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
+  const trustProxy = app.get(AppConfig).TRUST_PROXY;
+  if (trustProxy) app.set('trust proxy', /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy);
   hardenHttp(app);
   app.useGlobalPipes(
     new ValidationPipe({

@@ -23,7 +23,10 @@ export function actorHasRole(actor: Actor, allowed: readonly ApiRole[]): boolean
  * or admin (every merchant). Another merchant's resource then simply is not found.
  */
 export function merchantScope(actor: Actor): string | null {
-  return actor.role === 'merchant' ? actor.merchantId : null;
+  if (actor.role !== 'merchant') return null;
+  // Never widen: a merchant token without a merchant (the CHECK forbids it) would otherwise see every merchant.
+  if (!actor.merchantId) throw new Error(`merchant token ${actor.tokenName} belongs to no merchant`);
+  return actor.merchantId;
 }
 
 /** Where a caller's inbound Idempotency-Keys live: its merchant's (shared by the merchant's tokens), else its own. */

@@ -44,11 +44,14 @@ interface TokenRow {
   role: ApiRole;
   merchant_id: string | null;
   person: string | null;
+  source: 'env' | 'cli';
 }
 
 @Injectable()
 export class ApiTokenService {
   private readonly cache = new Map<string, { actor: Actor; until: number }>();
+  /** The hashes of this process's API_TOKENS: an env token outside them is refused here (never revoked for others). */
+  private envHashes = new Set<string>();
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -65,11 +68,12 @@ export class ApiTokenService {
     if (cached && cached.until > now) return cached.actor;
     const [row] = await preparedQuery<TokenRow>(
       this.db,
-      'auth_token_by_hash_v2',
-      `SELECT name, role, merchant_id, person FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
+      'auth_token_by_hash_v3',
+      `SELECT name, role, merchant_id, person, source FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
       [tokenHash],
     );
-    if (!row) {
+    // A token that came from API_TOKENS works only while this process's setting still names it.
+    if (!row || (row.source === 'env' && !this.envHashes.has(tokenHash))) {
       this.cache.delete(tokenHash);
       return null;
     }
@@ -111,38 +115,48 @@ export class ApiTokenService {
   }
 
   /**
-   * Makes the tokens of API_TOKENS (`role:token` or `role:holder:token`) the setting's exactly: each is upserted
-   * (idempotent across restarts and concurrent boots), and every token an earlier setting brought in that is no
-   * longer in it stops working. Tokens made with token:create are never touched.
+   * Makes API_TOKENS (`role:token` or `role:holder:token`) this process's env tokens exactly: each is upserted with
+   * the role and holder the setting gives it (idempotent across restarts and concurrent boots), and an env token the
+   * setting no longer names is refused by this process from now on. Nothing is revoked in the database, so a rolling
+   * deploy or a rollback never locks another process's clients out. Tokens made with token:create are untouched.
    */
   async bootstrap(setting: string | undefined): Promise<void> {
     const entries = parseApiTokensSetting(setting);
     await this.db.transaction(async (em) => {
-      // One boot at a time: two apis booting with the same setting must not revoke each other's insert.
+      // One boot at a time, so two apis booting together never race on one merchant or token row.
       await em.query(`SELECT pg_advisory_xact_lock(hashtext('charge-once:api-tokens-bootstrap'))`);
       for (const entry of entries) {
         const tokenHash = hashToken(entry.token);
         const name = entry.holder ? `${entry.role}-${entry.holder}-${tokenHash.slice(0, 8)}` : `${entry.role}-${tokenHash.slice(0, 8)}`;
-        const [known] = await em.query<Array<{ id: string }>>(`SELECT id FROM api_tokens WHERE token_hash = $1`, [tokenHash]);
-        if (!known) await this.insert(em, { name, role: entry.role, holder: entry.holder ?? name, tokenHash, source: 'env' });
+        const [known] = await em.query<Array<{ id: string; name: string }>>(`SELECT id, name FROM api_tokens WHERE token_hash = $1`, [tokenHash]);
+        const holder = entry.holder ?? known?.name ?? name;
+        if (!known) await this.insert(em, { name, role: entry.role, holder, tokenHash, source: 'env' });
+        // The setting is the truth about a token it names: a changed role or holder applies (a demotion too).
+        else await this.reassign(em, known.id, entry.role, holder);
       }
-      await em.query(
-        `UPDATE api_tokens SET revoked_at = now() WHERE source = 'env' AND revoked_at IS NULL AND NOT (token_hash = ANY($1::text[]))`,
-        [entries.map((e) => hashToken(e.token))],
-      );
     });
+    this.envHashes = new Set(entries.map((e) => hashToken(e.token)));
     this.cache.clear();
   }
 
+  private async reassign(em: EntityManager, tokenId: string, role: ApiRole, holder: string): Promise<void> {
+    const merchantId = role === 'merchant' ? await this.merchantNamed(em, holder) : null;
+    await em.query(
+      `UPDATE api_tokens SET role = $2, merchant_id = $3, person = $4, source = 'env' WHERE id = $1`,
+      [tokenId, role, merchantId, role === 'merchant' ? null : holder],
+    );
+  }
+
+  private async merchantNamed(em: EntityManager, name: string): Promise<string> {
+    const [merchant] = await em.query<Array<{ id: string }>>(
+      `INSERT INTO merchants (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+      [name],
+    );
+    return merchant.id;
+  }
+
   private async insert(em: EntityManager, t: { name: string; role: ApiRole; holder: string; tokenHash: string; source: 'env' | 'cli' }): Promise<void> {
-    let merchantId: string | null = null;
-    if (t.role === 'merchant') {
-      const [merchant] = await em.query<Array<{ id: string }>>(
-        `INSERT INTO merchants (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-        [t.holder],
-      );
-      merchantId = merchant.id;
-    }
+    const merchantId = t.role === 'merchant' ? await this.merchantNamed(em, t.holder) : null;
     await em.query(
       `INSERT INTO api_tokens (name, role, token_hash, merchant_id, person, source) VALUES ($1, $2, $3, $4, $5, $6)`,
       [t.name, t.role, t.tokenHash, merchantId, t.role === 'merchant' ? null : t.holder, t.source],

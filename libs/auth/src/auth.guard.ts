@@ -15,7 +15,8 @@ interface GuardedRequest {
 
 /**
  * Global guard: every route needs a bearer token unless marked @Public(); @Roles narrows who may call. An address
- * that keeps failing to authenticate is refused with 429 before its tokens are looked up (AuthFailureLimiter).
+ * that keeps failing to authenticate gets 429 instead of 401 (AuthFailureLimiter); a valid token always passes, so
+ * junk from one address (or from everyone behind one proxy) never locks real clients out.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -41,18 +42,15 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  /** A token not believed from the cache: refused at once while its address is over the failure budget. */
+  /** A token not believed from the cache: looked up; a failure is counted against its address. */
   private async authenticateSlowly(token: string | null, address: string, response: { setHeader(name: string, value: string): void }): Promise<Actor> {
-    const tooMany = (waitMs: number) => {
-      response.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-      return new HttpException('too many failed authentications from this address; retry later', HttpStatus.TOO_MANY_REQUESTS);
-    };
-    const blocked = await this.failures.blockedFor(address);
-    if (blocked !== null) throw tooMany(blocked);
     const actor = token ? await this.tokens.authenticate(token) : null;
     if (actor) return actor;
     const over = await this.failures.recordFailure(address);
-    if (over !== null) throw tooMany(over);
+    if (over !== null) {
+      response.setHeader('Retry-After', String(Math.ceil(over / 1000)));
+      throw new HttpException('too many failed authentications from this address; retry later', HttpStatus.TOO_MANY_REQUESTS);
+    }
     throw new UnauthorizedException(token ? 'unknown or revoked token' : 'missing bearer token in the Authorization header');
   }
 }

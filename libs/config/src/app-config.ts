@@ -59,6 +59,17 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(1)
   WEBHOOK_RATE_LIMIT = 6000;
 
+  /**
+   * Express's `trust proxy`: which proxies in front of the api may name the client's address (X-Forwarded-For), e.g.
+   * `loopback`, `10.0.0.0/8` or a hop count. Unset: the socket's address, so behind a proxy every caller would share one.
+   */
+  @IsOptional() @IsString() @Length(1, 500)
+  TRUST_PROXY?: string;
+
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (Prometheus' `authorization` setting). */
+  @IsOptional() @IsString() @Length(16, 255, { message: 'METRICS_TOKEN must be 16 to 255 characters' })
+  METRICS_TOKEN?: string;
+
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)
   MAX_BODY_BYTES = 1_048_576;

@@ -141,6 +141,8 @@ export class ReviewDecisionService {
 
   private async acknowledge(row: ReviewItemRow, actor: string, followUp: ReviewFollowUp, reason: string, refundProviderChargeId: string | null): Promise<ReviewItemView> {
     if (followUp === 'refund_needed' && !row.charge_id) throw new ReviewInputInvalidError('followUp', 'refund_needed is for money taken from a customer; this item is not about a charge');
+    // The provider is asked first, outside any transaction: the charge to give back must be this charge's captured money.
+    const proof = followUp === 'refund_needed' && refundProviderChargeId ? await this.proveRefundable(row, refundProviderChargeId, actor) : null;
     const refundToSend = await this.db.transaction(async (em) => {
       // The charge first, in the order every writer takes it: a late capture's refund commits against it below.
       if (row.charge_id) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [row.charge_id]);
@@ -162,15 +164,16 @@ export class ReviewDecisionService {
         reason,
         stateBefore: 'claimed',
         stateAfter: 'closed',
-        evidence: { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}) },
+        evidence: { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}), ...(proof ? { provider: proof.evidence } : {}) },
       });
       // Money to give back becomes a refund proposal in the same commit as the close: an admin approves it, and
       // approving executes it once (and refuses a provider charge that is our attempt's own success).
-      if (followUp === 'refund_needed' && refundProviderChargeId) {
+      if (followUp === 'refund_needed' && refundProviderChargeId && proof) {
+        // The provider charge's own amount, as retrieved: never the charge's, never typed by a person.
         await em.query(
           `INSERT INTO refund_proposals (id, review_item_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state, proposed_by)
            VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, 'review', 'proposed', $7)`,
-          [row.id, row.provider, refundProviderChargeId, row.charge_id, row.amount_cents, row.currency.trim(), actor],
+          [row.id, row.provider, refundProviderChargeId, row.charge_id, proof.amountCents, proof.currency, actor],
         );
       }
       // A capture the provider made after we failed the attempt is kept or refunded, never left unanswered.
@@ -180,6 +183,18 @@ export class ReviewDecisionService {
     });
     await this.lateCapture.send(refundToSend, actor);
     return this.queue.get(row.id);
+  }
+
+  private async proveRefundable(row: ReviewItemRow, providerChargeId: string, actor: string) {
+    const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: row.attempt_id });
+    return this.check.verifyRefundable(
+      {
+        reviewItemId: row.id, attemptId: row.attempt_id, chargeId: row.charge_id, customerId: row.customer_id, provider: row.provider,
+        amountCents: Number(row.amount_cents), currency: row.currency, attemptCreatedAt: attempt.createdAt, attemptProviderChargeId: attempt.providerChargeId,
+      },
+      providerChargeId,
+      actor,
+    );
   }
 
   private async propose(row: ReviewItemRow, actor: string, action: MoneyAction, providerChargeId: string | null, reason: string, evidence: ProviderEvidence): Promise<ReviewItemView> {

@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { GatewayRegistry, summariseLookup, type RetrieveResult } from '@app/gateways';
 import { msInterval } from '@app/database';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
-import { ReviewProviderEvidenceError } from './review.errors.js';
+import { ReviewProviderEvidenceError, ReviewRefundUnprovenError } from './review.errors.js';
 
 export interface CheckSubject {
   reviewItemId: string;
@@ -53,6 +53,27 @@ export class ReviewProviderCheck {
     // The money to match is what the attempt realises: the charge's amount, or the refund's.
     const verdict = verifyNamedCharge(result, providerChargeId, { ...subject, ...target.expected });
     return this.settle('succeeded', verdict, evidence);
+  }
+
+  /**
+   * `refund_needed`: the named provider charge exists, is captured, and carries a reference of this very charge
+   * (one of its attempts), so a person can only ever give back money this charge took. Returns what the provider
+   * holds, whose amount becomes the proposal's: never an amount a person typed.
+   */
+  async verifyRefundable(subject: CheckSubject, providerChargeId: string, actor: string): Promise<{ evidence: ProviderEvidence; amountCents: number; currency: string }> {
+    const queriedAt = await this.dbNow();
+    const result = await this.gateways.get(subject.provider).retrieveCharge(providerChargeId);
+    const evidence: ProviderEvidence = { check: 'retrieve_by_id', queriedAt, providerChargeId, result: summariseRetrieve(result) };
+    await this.record(subject, actor, 'review_refund_needed', result.kind, result.kind === 'error' ? result.httpStatus : result.kind === 'not_found' ? 404 : 200, result.durationMs, evidence);
+    const refuse = (why: string) => new ReviewRefundUnprovenError(providerChargeId, why, evidence);
+    if (result.kind === 'error') throw refuse(`the provider could not be asked for it: ${result.message}`);
+    if (result.kind === 'not_found') throw refuse('the provider has no such charge');
+    if (result.charge.outcome !== 'succeeded') throw refuse(`the provider holds it as ${result.charge.outcome}, not captured: no money to give back`);
+    const [ours] = subject.chargeId && result.charge.attemptId
+      ? await this.db.query<Array<{ id: string }>>(`SELECT id FROM charge_attempts WHERE id::text = $1 AND charge_id = $2`, [result.charge.attemptId, subject.chargeId])
+      : [];
+    if (!ours) throw refuse(`it carries no reference of charge ${subject.chargeId} (reference ${result.charge.attemptId ?? 'none'})`);
+    return { evidence, amountCents: result.charge.amountCents, currency: result.charge.currency };
   }
 
   /**

@@ -100,3 +100,12 @@ export class ReviewFollowUpMismatchError extends DomainError {
     super(`followUp ${followUp}: ${why}`, { field: 'followUp', followUp });
   }
 }
+
+/** refund_needed names a provider charge the provider does not show as this charge's captured money. Nothing changed. */
+export class ReviewRefundUnprovenError extends DomainError {
+  readonly code = 'review_refund_unproven';
+  readonly kind = 'unprocessable';
+  constructor(providerChargeId: string, why: string, evidence: Record<string, unknown>) {
+    super(`refund_needed for ${providerChargeId} refused: ${why}`, { field: 'providerChargeId', providerChargeId, why, evidence });
+  }
+}

@@ -30,10 +30,11 @@ export async function refundedTotalExplained(em: EntityManager, chargeId: string
 }
 
 /** Whether refunds of approved proposals for this provider charge (succeeded or still open) cover its refunded total. */
-export async function proposalRefundsExplain(em: EntityManager, providerChargeId: string, refundedCents: number): Promise<boolean> {
+export async function proposalRefundsExplain(em: EntityManager, provider: string, providerChargeId: string, refundedCents: number): Promise<boolean> {
   const [row] = await em.query<Array<{ ours: string }>>(
-    `SELECT COALESCE(sum(amount_cents), 0) AS ours FROM refunds WHERE provider_charge_id = $1 AND released_at IS NULL`,
-    [providerChargeId],
+    `SELECT COALESCE(sum(r.amount_cents), 0) AS ours FROM refunds r JOIN refund_proposals p ON p.id = r.proposal_id
+      WHERE r.provider_charge_id = $1 AND p.provider = $2 AND r.released_at IS NULL`,
+    [providerChargeId, provider],
   );
   return refundedCents <= Number(row.ours);
 }

@@ -73,7 +73,7 @@ export class WebhookIngestService {
     if (!event.afterSuccess && provesNothing(event)) return this.unproven(em, provider, event, eventRowId, attemptId);
     const evidence = { webhookEventId: event.eventId, type: event.type, providerChargeId: event.providerChargeId };
     const decision: EventDecision = event.afterSuccess
-      ? await this.recordMoneyMovedBack(em, attemptId, event.afterSuccess, event.providerChargeId, evidence)
+      ? await this.recordMoneyMovedBack(em, provider, attemptId, event.afterSuccess, event.providerChargeId, evidence)
       : await this.facts.apply(em, attemptId, event, { cause: 'webhook', actor: `webhook:${provider}`, evidence });
     return this.finish(em, provider, event, eventRowId, attemptId, decision);
   }
@@ -99,6 +99,7 @@ export class WebhookIngestService {
    */
   private async recordMoneyMovedBack(
     em: EntityManager,
+    provider: string,
     attemptId: string,
     moved: MoneyMovedBack,
     providerChargeId: string | null,
@@ -111,7 +112,7 @@ export class WebhookIngestService {
     if (isAboutAnotherProviderCharge(locked, providerChargeId)) {
       // Another provider charge carrying our reference (a second charge): its totals are not our charge's, and
       // only the refund of its approved proposal explains money going back from it.
-      if (moved.kind === 'refund' && moved.refundedCents !== null && providerChargeId !== null && (await proposalRefundsExplain(em, providerChargeId, moved.refundedCents))) {
+      if (moved.kind === 'refund' && moved.refundedCents !== null && providerChargeId !== null && (await proposalRefundsExplain(em, provider, providerChargeId, moved.refundedCents))) {
         return { action: 'recorded', reason: 'refund_explained_by_proposal' };
       }
       const reason = moved.kind === 'refund' ? 'provider_refund' : moved.closed ? 'dispute_closed' : 'dispute_opened';

@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentActor, Roles, type Actor } from '@app/auth';
+import { CurrentActor, Roles, idempotencyScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { PayoutsService, type PayoutView } from '@app/payouts';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
@@ -36,7 +36,7 @@ export class PayoutsController {
     if (key === undefined) return run().then((view) => (res.status(201), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
     // The account is part of the request: the same key and body for another account is another request.
-    const stored = await this.idempotency.run(`${actor.name} ${PAYOUT_KEY_SCOPE}`, key, { accountId, ...body }, async () => ({ status: 201, body: await run() }));
+    const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${PAYOUT_KEY_SCOPE}`, key, { accountId, ...body }, async () => ({ status: 201, body: await run() }));
     res.status(stored.status);
     if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
     return stored.body;
