@@ -137,6 +137,19 @@ describe('a captured charge never opens another attempt', () => {
     await expectPaidOnceBy(charge.id, customerId, a1, intentId, 2);
   });
 
+  it('a clean re-check goes stale: with every webhook lost, the next click after a decline queries A1 again and finds its capture', async () => {
+    stack.sim.configure({ webhook: { url: `${stack.baseUrl}/webhooks/stripe`, dropRate: 1 } });
+    const { charge, customerId, a1 } = await failedWhileTheProviderHoldsIt({ declineSecondClick: true });
+    await waitFor(async () => captures(customerId), (c) => c.length === 1, 10_000, 'the late create');
+    const intentId = captures(customerId)[0].id;
+    // A2's submit re-checked A1 cleanly before the create landed; that check is older than RECHECK_VALID_MS now.
+    const [{ rechecked }] = await stack.db.query(`SELECT rechecked_at IS NOT NULL AS rechecked FROM charge_attempts WHERE id = $1`, [a1]);
+    expect(rechecked).toBe(true);
+    await stack.db.query(`UPDATE charge_attempts SET rechecked_at = rechecked_at - interval '2 minutes' WHERE id = $1`, [a1]);
+    expect((await getCharge(stack, charge.id)).status).toBe('failed');
+    await expectPaidOnceBy(charge.id, customerId, a1, intentId, 2);
+  });
+
   it('refund_capture refunds the late capture through the charge\'s own refund path; the charge reads refunded and still opens nothing', async () => {
     const { charge, customerId, a1 } = await failedWhileTheProviderHoldsIt({ declineSecondClick: true });
     const { itemId, intentId } = await lateCaptureLands(customerId, a1);

@@ -51,14 +51,17 @@ export class AttemptOpener {
    * answer leaves the charge as it is, to be submitted again later.
    */
   async openOrReuse(chargeId: string, actor: string, merchantId: string | null = null): Promise<OpenedAttempt> {
-    const opened = await this.openOnce(chargeId, actor, merchantId);
-    if (opened.kind !== 'recheck') return opened;
-    const outcome = await this.recheck.run(opened.attempt);
-    if (outcome === 'unverified') throw new PreviousAttemptUnverifiedError(chargeId, opened.attempt.id);
-    const reopened = await this.openOnce(chargeId, actor, merchantId);
-    // Only a concurrent opener could have failed yet another attempt in between; the caller may submit again.
-    if (reopened.kind === 'recheck') throw new PreviousAttemptUnverifiedError(chargeId, reopened.attempt.id);
-    return reopened;
+    // Each attempt failed as not found is queried once (a charge rarely has more than one or two of them).
+    const rechecked = new Set<string>();
+    for (;;) {
+      const opened = await this.openOnce(chargeId, actor, merchantId);
+      if (opened.kind !== 'recheck') return opened;
+      // Asked already in this submit and still wanting a check: only a concurrent opener could cause it; submit again.
+      if (rechecked.has(opened.attempt.id)) throw new PreviousAttemptUnverifiedError(chargeId, opened.attempt.id);
+      rechecked.add(opened.attempt.id);
+      const outcome = await this.recheck.run(opened.attempt);
+      if (outcome === 'unverified') throw new PreviousAttemptUnverifiedError(chargeId, opened.attempt.id);
+    }
   }
 
   /**
@@ -73,7 +76,7 @@ export class AttemptOpener {
     // `known`: what the caller already holds (a charge it just created, with no attempts), instead of a read.
     const read = known ?? (await readChargeForSubmit(this.db, chargeId, merchantId));
     if (!read) throw new ChargeNotFoundError(chargeId);
-    if (decideOpening(read.attempts, read.inReview).kind !== 'create') return null;
+    if (decideOpening(read.attempts, read.inReview, { now: read.dbNow, validMs: this.config.RECHECK_VALID_MS }).kind !== 'create') return null;
     const attempt = this.newAttempt(read.charge);
     const opened = await openClaimedChargeAttempt(this.db, attempt, read.attempts.length, this.config.SUBMIT_LEASE_MS, actor);
     return opened ? { ...read, attempt } : null;
@@ -98,7 +101,8 @@ export class AttemptOpener {
     const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
     // The review check is only asked when no attempt is open, as before: an open attempt is reused regardless.
     const inReview = attempts.some((a) => a.status === 'pending' || a.status === 'unknown') ? false : await hasOpenReviewItem(em, 'charge', chargeId);
-    const decision = decideOpening(attempts, inReview);
+    const [{ now }] = await em.query<Array<{ now: Date }>>(`SELECT now()`);
+    const decision = decideOpening(attempts, inReview, { now, validMs: this.config.RECHECK_VALID_MS });
     if (decision.kind === 'reuse') return { kind: 'open', attempt: decision.attempt, created: false };
     if (decision.kind !== 'create') return decision;
     const attempt = this.newAttempt(charge);

@@ -25,12 +25,14 @@ export interface ChargeForSubmit {
   attempts: ChargeAttemptEntity[];
   /** A person is deciding about one of its charge attempts. */
   inReview: boolean;
+  /** The database's clock when read: a re-check's freshness is judged on it. */
+  dbNow: Date;
 }
 
 interface ChargeForSubmitRow {
   id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null;
   provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null;
-  in_review: boolean;
+  in_review: boolean; db_now: Date;
   a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: ChargeAttemptEntity['status']; a_provider_charge_id: string | null;
   a_payload_hash: string; a_http_attempts: number; a_last_error: object | null; a_resolved_by: string | null; a_rechecked_at: Date | null;
   a_resolved_at: Date | null; a_created_at: Date; a_late_captured_at: Date | null; a_late_capture_provider_charge_id: string | null;
@@ -44,11 +46,11 @@ interface ChargeForSubmitRow {
 export async function readChargeForSubmit(db: DataSource, chargeId: string, merchantId: string | null): Promise<ChargeForSubmit | null> {
   const rows = await preparedQuery<ChargeForSubmitRow>(
     db,
-    'hot_read_charge_for_submit_v2',
+    'hot_read_charge_for_submit_v3',
     `SELECT c.id, c.merchant_id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, c.provider, c.billing_type,
             c.due_date::text AS due_date, c.refunded_cents, c.dispute_status,
             EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts ra ON ra.id = r.attempt_id
-                     WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review,
+                     WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review, now() AS db_now,
             a.id AS a_id, a.idempotency_key AS a_idempotency_key, a.provider AS a_provider, a.status AS a_status,
             a.provider_charge_id AS a_provider_charge_id, a.payload_hash AS a_payload_hash, a.http_attempts AS a_http_attempts,
             a.last_error AS a_last_error, a.resolved_by AS a_resolved_by, a.rechecked_at AS a_rechecked_at,
@@ -74,7 +76,7 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
       lateCapturedAt: a.a_late_captured_at, lateCaptureProviderChargeId: a.a_late_capture_provider_charge_id,
     }),
   );
-  return { charge, attempts, inReview: r.in_review };
+  return { charge, attempts, inReview: r.in_review, dbNow: r.db_now };
 }
 
 /**

@@ -13,4 +13,4 @@ export { hasOpenReviewItem, openReviewItemsOfCharge, type ChargeReviewItem } fro
 export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt.operations.js';
 export { PreviousAttemptRecheck, type RecheckOutcome } from './previous-attempt.recheck.js';
 export { insertCharge, type SettledSend } from './charge-hot-path.statements.js';
-export { decideOpening, type OpeningDecision } from './rules/opening-decision.js';
+export { decideOpening, needsRecheck, type OpeningDecision } from './rules/opening-decision.js';

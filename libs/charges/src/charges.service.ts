@@ -81,7 +81,8 @@ export class ChargesService {
     const actor = caller.name;
     // The common first submit: open claimed, send, settle, and show what was written (three round trips).
     const justCreated = this.created.take(chargeId, scope);
-    const known = justCreated ? { charge: justCreated, attempts: [], inReview: false } : null;
+    // A charge just created has no attempts: nothing to re-check, so the clock does not matter.
+    const known = justCreated ? { charge: justCreated, attempts: [], inReview: false, dbNow: new Date() } : null;
     const first = await this.opener.openFirstSend(chargeId, actor, scope, known);
     if (first) {
       const settled = await this.sender.sendClaimed(first.attempt, actor);

@@ -159,6 +159,13 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(0)
   CONSISTENT_LOOKUP_GRACE_MS = 300_000;
 
+  /**
+   * How long a clean re-check of an attempt failed as not found vouches for it: a submit after that queries the
+   * provider again before a new attempt opens (a late create may have landed, its webhook lost, since the check).
+   */
+  @Type(() => Number) @IsInt() @Min(0)
+  RECHECK_VALID_MS = 60_000;
+
   @Type(() => Number) @IsInt() @Min(100)
   SWEEPER_INTERVAL_MS = 30_000;
 

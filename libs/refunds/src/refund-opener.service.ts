@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, failedOnOurJudgement, hasOpenReviewItem, insertClaimedAttempt, mayOpenNewAttempt, payloadHash } from '@app/attempts';
+import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, hasOpenReviewItem, insertClaimedAttempt, mayOpenNewAttempt, needsRecheck, payloadHash } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
@@ -141,7 +141,8 @@ export class RefundOpener {
       if (await hasOpenReviewItem(em, 'refund', refundId)) return { kind: 'in_review' };
       if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled' };
       const last = attempts.at(-1);
-      if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+      const [{ now }] = await em.query<Array<{ now: Date }>>(`SELECT now()`);
+      if (last && needsRecheck(last, { now, validMs: this.config.RECHECK_VALID_MS })) return { kind: 'recheck', attempt: last };
       const target = charge
         ? { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) }
         : await this.proposalTarget(em, refund);

@@ -11,6 +11,21 @@ interface OpeningAttempt {
   lateCapturedAt?: Date | null;
 }
 
+/** How long a clean re-check vouches for an attempt, on the database's clock: a provider can still create later. */
+export interface RecheckValidity {
+  now: Date;
+  validMs: number;
+}
+
+/**
+ * Whether the failed-as-not-found attempt must be queried again before a new attempt opens: it was never
+ * re-checked, or its clean re-check is older than `validMs` (the late create may have landed since).
+ */
+export function needsRecheck(attempt: OpeningAttempt, validity: RecheckValidity): boolean {
+  if (!failedOnOurJudgement(attempt)) return false;
+  return !attempt.recheckedAt || validity.now.getTime() - attempt.recheckedAt.getTime() > validity.validMs;
+}
+
 export type OpeningDecision<A> =
   | { kind: 'reuse'; attempt: A }
   | { kind: 'in_review' }
@@ -27,7 +42,7 @@ export type OpeningDecision<A> =
  * failed-as-not-found attempt, or open a new attempt. The same rules for the locked path and the hot path's unlocked
  * read. A capture comes before a review: what a person acknowledges never re-opens a charge the provider holds.
  */
-export function decideOpening<A extends OpeningAttempt>(attempts: readonly A[], inReview: boolean): OpeningDecision<A> {
+export function decideOpening<A extends OpeningAttempt>(attempts: readonly A[], inReview: boolean, recheck: RecheckValidity): OpeningDecision<A> {
   const open = attempts.find((a) => isOpen(a.status));
   if (open) return { kind: 'reuse', attempt: open };
   const succeeded = attempts.find((a) => a.status === 'succeeded');
@@ -36,7 +51,8 @@ export function decideOpening<A extends OpeningAttempt>(attempts: readonly A[], 
   if (captured) return { kind: 'captured', attempt: captured };
   if (inReview) return { kind: 'in_review' };
   if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled', attempt: attempts[attempts.length - 1] };
-  const last = attempts.at(-1);
-  if (last && failedOnOurJudgement(last) && !last.recheckedAt) return { kind: 'recheck', attempt: last };
+  // Any attempt we failed as not found, not only the last: its create may land after a later attempt was declined.
+  const unverified = attempts.find((a) => needsRecheck(a, recheck));
+  if (unverified) return { kind: 'recheck', attempt: unverified };
   return { kind: 'create' };
 }
