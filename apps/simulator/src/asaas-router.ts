@@ -50,6 +50,7 @@ function applyQueryFault(engine: AsaasEngine, response: ServerResponse, reply: (
   engine.stats.countFault(`query_${fault}`);
   if (fault === 'hang') engine.hangs.hold(response, engine.settings.hangMs);
   else if (fault === '429') reply(429, asaasError('rate_limit_exceeded', 'Limite de requisições atingido.'));
+  else if (fault === 'malformed_200') reply(200, {});
   else reply(500, asaasError('internal_error', 'Erro interno.'));
   return true;
 }

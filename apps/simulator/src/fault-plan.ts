@@ -16,7 +16,8 @@ export const CREATE_FAULTS = [
 ] as const;
 export type CreateFault = (typeof CREATE_FAULTS)[number];
 
-export const QUERY_FAULTS = ['500', '429', 'hang'] as const;
+/** `malformed_200`: a 2xx whose body is no list at all (a proxy's error page answering 200, `{}`). */
+export const QUERY_FAULTS = ['500', '429', 'hang', 'malformed_200'] as const;
 export type QueryFault = (typeof QUERY_FAULTS)[number];
 
 /**

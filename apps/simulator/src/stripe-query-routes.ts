@@ -16,6 +16,7 @@ export function applyQueryFault(engine: SimulatorEngine, response: ServerRespons
   engine.stats.countFault(`query_${fault}`);
   if (fault === 'hang') engine.hangs.hold(response, engine.config.hangMs);
   else if (fault === '429') reply(429, stripeErrors.rateLimited());
+  else if (fault === 'malformed_200') reply(200, {});
   else reply(500, stripeErrors.apiError());
   return true;
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity } from '@app/database';
+import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
@@ -42,8 +42,11 @@ export class UnknownAttemptResolver {
     if (!target) return null;
     const gateway = this.gateways.forAttempt(attempt.provider);
 
+    // The window is measured from when the lookup left, by the database's clock: a lookup that took long proves
+    // nothing about the time after it started.
+    const [{ at: lookupStartedAt }] = await this.db.query<Array<{ at: Date }>>(`SELECT clock_timestamp() AS at`);
     const lookup = await this.lookup(gateway, attempt, target);
-    const counted = await this.countTry(attemptId);
+    const counted = await this.countTry(attemptId, lookupStartedAt);
     if (counted === null) return null;
     const { tryNumber, msSinceSendEnded } = counted;
     const decision = decideResolution({
@@ -57,7 +60,7 @@ export class UnknownAttemptResolver {
     });
     resolutionDecisionsTotal.inc({ provider: attempt.provider, action: decision.action });
     this.logger.log({ attemptId, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, tryNumber, decision: decision.action }, 'resolution try');
-    await this.act(attempt, decision, tryNumber, lookup);
+    await this.act(attempt, decision, tryNumber, lookup, lookupStartedAt);
     return decision;
   }
 
@@ -77,28 +80,28 @@ export class UnknownAttemptResolver {
 
   /**
    * Counts this try only while the attempt is still unknown (null means someone resolved it meanwhile), and
-   * reads how long ago its last send ended by the database's clock, after the lookup came back.
+   * reads how long before the lookup left its last send had ended, by the database's clock.
    */
-  private async countTry(attemptId: string): Promise<{ tryNumber: number; msSinceSendEnded: number } | null> {
+  private async countTry(attemptId: string, lookupStartedAt: Date): Promise<{ tryNumber: number; msSinceSendEnded: number } | null> {
     const [rows] = await this.db.query<[Array<{ resolution_tries: number; ms_since_send_ended: number }>, number]>(
       `UPDATE charge_attempts SET resolution_tries = resolution_tries + 1, updated_at = now()
         WHERE id = $1 AND status = 'unknown'
         RETURNING resolution_tries,
-                  (EXTRACT(EPOCH FROM clock_timestamp() - COALESCE(last_send_ended_at, last_sent_at, created_at)) * 1000)::float8
+                  (EXTRACT(EPOCH FROM $2::timestamptz - COALESCE(last_send_ended_at, last_sent_at, created_at)) * 1000)::float8
                     AS ms_since_send_ended`,
-      [attemptId],
+      [attemptId, lookupStartedAt],
     );
     const row = rows[0];
     return row ? { tryNumber: row.resolution_tries, msSinceSendEnded: row.ms_since_send_ended } : null;
   }
 
-  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult): Promise<void> {
+  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult, lookupStartedAt: Date): Promise<void> {
     switch (decision.action) {
       case 'apply':
         await this.apply(attempt, decision.status, decision.providerChargeId, lookup);
         return;
       case 'fail_not_found':
-        await this.failNotFound(attempt, tryNumber);
+        await this.failNotFound(attempt, tryNumber, lookupStartedAt);
         return;
       case 'wait':
         await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
@@ -110,15 +113,22 @@ export class UnknownAttemptResolver {
   }
 
   /**
-   * Fails the attempt unless a webhook named its provider charge after our lookup: then the charge exists
-   * and the next try retrieves it directly. Checked under the charge-then-attempt locks.
+   * Fails the attempt unless, under the charge-then-attempt locks, something moved since the lookup left: a webhook
+   * named its provider charge (the charge exists: the next try retrieves it directly), or a send ended later than
+   * the lookup's start allows (a late sender's lease or answer), so the grace no longer covers the lookup.
    */
-  private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number): Promise<void> {
+  private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number, lookupStartedAt: Date): Promise<void> {
     const attemptId = attempt.id;
     const learntId = await this.db.transaction(async (em) => {
       const locked = await lockChargeAndAttempt(em, attemptId);
       if (!locked || locked.status !== 'unknown') return false;
       if (locked.providerChargeId) return true;
+      const [{ covered }] = await em.query<Array<{ covered: boolean }>>(
+        `SELECT $2::timestamptz >= COALESCE(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')} AS covered
+           FROM charge_attempts WHERE id = $1`,
+        [attemptId, lookupStartedAt, this.config.CONSISTENT_LOOKUP_GRACE_MS],
+      );
+      if (!covered) return true;
       const detail = { reason: 'not_found_after_window', tryNumber };
       await this.transitions.apply({ attemptId, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver', detail }, em);
       return false;

@@ -231,6 +231,10 @@ export class ReviewDecisionService {
     if (p.action === 'failed' && !attempt.queried_after_grace) {
       throw new ReviewProviderEvidenceError('failed', 'the provider query was made before the grace period ended', p.evidence);
     }
+    // A webhook or late answer named a provider charge since the query: the charge exists, so "nothing was charged" is false.
+    if (p.action === 'failed' && attempt.provider_charge_id) {
+      throw new ReviewProviderEvidenceError('failed', `the provider named charge ${attempt.provider_charge_id} for this attempt since the query`, p.evidence);
+    }
     const [, affected] =
       p.from === 'claimed'
         ? await em.query<[unknown[], number]>(
@@ -292,9 +296,9 @@ export class ReviewDecisionService {
     this.count(p.action, 'refused', p.row, p.actor);
   }
 
-  private async lockAttempt(em: EntityManager, attemptId: string, queriedAt: string | null = null): Promise<{ status: string; resolved_by: string | null; queried_after_grace: boolean }> {
-    const [row] = await em.query<Array<{ status: string; resolved_by: string | null; queried_after_grace: boolean }>>(
-      `SELECT status, resolved_by,
+  private async lockAttempt(em: EntityManager, attemptId: string, queriedAt: string | null = null): Promise<{ status: string; resolved_by: string | null; provider_charge_id: string | null; queried_after_grace: boolean }> {
+    const [row] = await em.query<Array<{ status: string; resolved_by: string | null; provider_charge_id: string | null; queried_after_grace: boolean }>>(
+      `SELECT status, resolved_by, provider_charge_id,
               coalesce($2::timestamptz >= coalesce(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')}, false) AS queried_after_grace
          FROM charge_attempts WHERE id = $1 FOR UPDATE`,
       [attemptId, queriedAt, this.config.CONSISTENT_LOOKUP_GRACE_MS],

@@ -92,7 +92,11 @@ export class AsaasGateway extends PaymentGateway {
       const params = { externalReference: reference.attemptId, offset: String(page * PAGE_SIZE), limit: String(PAGE_SIZE) };
       const outcome = await this.get('/v3/payments', params);
       if (!outcome.ok) return lookupError(outcome, startedAt);
-      const data = Array.isArray(outcome.body.data) ? (outcome.body.data as unknown[]) : [];
+      // A page that is not Asaas' list shape (a proxy's page, `{}`) shows nothing: it proves no absence.
+      if (!Array.isArray(outcome.body.data) || typeof outcome.body.hasMore !== 'boolean') {
+        return lookupError({ message: 'payments list answered 2xx without data and hasMore: it proves nothing', httpStatus: 200 }, startedAt);
+      }
+      const data = outcome.body.data as unknown[];
       for (const raw of data) {
         const payment = readPayment(raw);
         // The filter should return only our reference; anything else proves nothing about this attempt.

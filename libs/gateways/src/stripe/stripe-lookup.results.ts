@@ -21,6 +21,14 @@ export function readPage(result: ProviderHttpResult, path: string): PageOutcome 
   return { ok: false, message: `GET ${path} answered ${result.status}${detail}`, httpStatus: result.status };
 }
 
+/**
+ * The items of a Stripe list (`object: 'list'`) or search (`object: 'search_result'`) page, or null when the body
+ * is not one: a 200 from a proxy's error page, `{}` or `[]` shows nothing, so it can never prove an absence.
+ */
+export function listItems(body: Record<string, unknown>, object: 'list' | 'search_result'): unknown[] | null {
+  return body.object === object && Array.isArray(body.data) ? body.data : null;
+}
+
 export function matchingCharges(data: unknown, attemptId: string): ProviderCharge[] {
   if (!Array.isArray(data)) return [];
   return data.flatMap((raw: unknown) => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { LookupResult, ProviderCharge, RefundReference } from '../payment-gateway.port.js';
-import { lookupError, lookupResult } from './stripe-lookup.results.js';
+import { listItems, lookupError, lookupResult } from './stripe-lookup.results.js';
 import type { PageOutcome } from './stripe-lookup.results.js';
 import { matchingRefunds, readRefund, refundAsProviderRecord } from './stripe-refund.response.js';
 
@@ -32,7 +32,8 @@ export async function findStripeRefund(getPage: GetPage, reference: RefundRefere
   for (let count = 0; count < MAX_PAGES; count += 1) {
     const outcome = await getPage('/v1/refunds', startingAfter ? { ...base, starting_after: startingAfter } : base);
     if (!outcome.ok) return lookupError(outcome, startedAt);
-    const data = Array.isArray(outcome.body.data) ? outcome.body.data : [];
+    const data = listItems(outcome.body, 'list');
+    if (!data) return lookupError({ message: 'refund list answered 2xx without a list: it proves nothing', httpStatus: 200 }, startedAt);
     found.push(...matchingRefunds(data, reference.attemptId));
     startingAfter = readRefund(data.at(-1))?.id ?? null;
     if (outcome.body.has_more !== true) return lookupResult(found, true, startedAt);

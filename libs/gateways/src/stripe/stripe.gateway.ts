@@ -7,7 +7,7 @@ import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
 import { encodeStripeCharge } from './stripe-charge.encoding.js';
 import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-intent.response.js';
-import { elapsedSince, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup.results.js';
+import { elapsedSince, listItems, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup.results.js';
 import type { PageOutcome } from './stripe-lookup.results.js';
 import { encodeStripeRefund } from './stripe-refund.encoding.js';
 import { findStripeRefund } from './stripe-refund.lookup.js';
@@ -128,7 +128,9 @@ export class StripeGateway extends PaymentGateway {
       if (page) params.page = page;
       const outcome = await this.getPage('/v1/payment_intents/search', params);
       if (!outcome.ok) return lookupError(outcome, startedAt);
-      found.push(...matchingCharges(outcome.body.data, reference.attemptId));
+      const items = listItems(outcome.body, 'search_result');
+      if (!items) return lookupError({ message: 'search answered 2xx without a search_result list: it proves nothing', httpStatus: 200 }, startedAt);
+      found.push(...matchingCharges(items, reference.attemptId));
       page = typeof outcome.body.next_page === 'string' ? outcome.body.next_page : null;
       if (outcome.body.has_more !== true) return lookupResult(found, false, startedAt);
       if (!page) return lookupError({ message: 'search says it has more results but gave no next_page', httpStatus: 200 }, startedAt);
@@ -153,7 +155,8 @@ export class StripeGateway extends PaymentGateway {
       const params: Record<string, string> = startingAfter ? { ...base, starting_after: startingAfter } : base;
       const outcome = await this.getPage('/v1/payment_intents', params);
       if (!outcome.ok) return lookupError(outcome, startedAt);
-      const data = Array.isArray(outcome.body.data) ? outcome.body.data : [];
+      const data = listItems(outcome.body, 'list');
+      if (!data) return lookupError({ message: 'list answered 2xx without a list of intents: it proves nothing', httpStatus: 200 }, startedAt);
       // Every match is kept: two intents for one attempt is a duplicate charge the caller must see.
       found.push(...matchingCharges(data, reference.attemptId));
       startingAfter = readIntent(data.at(-1))?.id ?? null;

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderCallEntity } from '@app/database';
+import { UnknownAttemptResolver } from '@app/resolution';
+import { createCharge, submit } from './support/charges.js';
+import { passGrace } from './support/review.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+/**
+ * Issue 24, holes 2 and 3: what may prove that nothing was charged. A 2xx whose body is no list (a proxy's error
+ * page, `{}`) shows nothing; and the grace is measured from when the lookup left, re-checked under the lock.
+ */
+describe('what proves a charge absent', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ resolution: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '60000', RESOLUTION_MAX_TRIES: '1000' } });
+  });
+  afterAll(async () => stack.close());
+
+  async function unknownWithNothingAtProvider(provider: 'stripe' | 'asaas' = 'stripe'): Promise<string> {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
+    const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX' } : { customerId };
+    const charge = await createCharge(stack, body);
+    const view = await submit(stack, charge.id);
+    expect(view.attempts[0].status).toBe('unknown');
+    return view.attempts[0].id;
+  }
+  const statusOf = async (attemptId: string) => (await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status as string;
+
+  it('never fails an attempt on a 2xx lookup that is not a list: the answer proves nothing and the attempt stays unknown', async () => {
+    const attemptId = await unknownWithNothingAtProvider();
+    await passGrace(stack, attemptId);
+    stack.sim.setFaults({ rules: [{ fault: 'malformed_200', on: 'query' }] });
+    const decision = await stack.app.get(UnknownAttemptResolver).resolve(attemptId);
+    expect(stack.sim.stats().faultsInjected.query_malformed_200).toBe(1);
+    expect(decision?.action).toBe('wait');
+    expect(await statusOf(attemptId)).toBe('unknown');
+    const [lookup] = await stack.db.getRepository(ProviderCallEntity).find({ where: { attemptId, kind: 'lookup' }, order: { at: 'DESC' }, take: 1 });
+    expect(lookup.outcome).toBe('error');
+    // The next well-formed answer after the grace does prove it.
+    expect((await stack.app.get(UnknownAttemptResolver).resolve(attemptId))?.action).toBe('fail_not_found');
+    expect(await statusOf(attemptId)).toBe('failed');
+  });
+
+  it('never fails a lookup that left before the grace covered a send that ended later (re-checked under the lock)', async () => {
+    const attemptId = await unknownWithNothingAtProvider();
+    await passGrace(stack, attemptId);
+    // Hold the charge lock the resolver takes before failing; while it waits for it (after its lookup), a late
+    // sender's answer ends a send: the lookup that left before that no longer covers the grace.
+    const [{ charge_id: chargeId }] = await stack.db.query(`SELECT charge_id FROM charge_attempts WHERE id = $1`, [attemptId]);
+    const holder = stack.db.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [chargeId]);
+      const resolving = stack.app.get(UnknownAttemptResolver).resolve(attemptId);
+      await waitFor(
+        () =>
+          stack.db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM charges c%SELECT charge_id FROM charge_attempts%'`,
+          ),
+        (rows) => rows[0].n > 0,
+        10_000,
+        'the resolver to wait for the charge lock',
+      );
+      await holder.query(`UPDATE charge_attempts SET last_send_ended_at = clock_timestamp() WHERE id = $1`, [attemptId]);
+      await holder.commitTransaction();
+      expect((await resolving)?.action).toBe('fail_not_found');
+    } finally {
+      await holder.release();
+    }
+    expect(await statusOf(attemptId)).toBe('unknown');
+  });
+});
