@@ -111,11 +111,19 @@ describe('a captured charge never opens another attempt', () => {
     await expectPaidOnceBy(charge.id, customerId, a1, intentId, 1);
   });
 
-  it('the same when reconciliation closes the item instead of a person', async () => {
+  it('the same when the item is closed by another path than a person (as reconciliation\'s closer used to close it)', async () => {
     const { charge, customerId, a1 } = await failedWhileTheProviderHoldsIt({ declineSecondClick: true });
     const { intentId } = await lateCaptureLands(customerId, a1);
-    const closed = await stack.db.transaction((em) => closeOpenReviewItem(em, a1, intentId, { runId: 'test', line: intentId }));
-    expect(closed).toBe(true);
+    // Reconciliation's closer no longer closes an item the line does not answer: it only adds the line as evidence.
+    expect(await stack.db.transaction((em) => closeOpenReviewItem(em, a1, intentId, { runId: 'test', line: intentId }))).toBe(false);
+    const [{ evidence }] = await stack.db.query(`SELECT evidence FROM review_items WHERE attempt_id = $1 AND state <> 'closed'`, [a1]);
+    expect(evidence.reconciliation).toMatchObject({ line: intentId });
+    // Closed anyway, the way that closer wrote it: the capture still stands.
+    await stack.db.query(
+      `UPDATE review_items SET state = 'closed', decision = 'succeeded', decided_by = 'reconciliation', decided_at = now(), closed_at = now()
+        WHERE attempt_id = $1 AND state <> 'closed'`,
+      [a1],
+    );
     await expectPaidOnceBy(charge.id, customerId, a1, intentId, 2);
   });
 

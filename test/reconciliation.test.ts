@@ -17,6 +17,8 @@ interface Planted {
   duplicate: string;
   settledAttempt: string;
   settledIntent: string;
+  /** Settled too, but its item asks about a second provider charge, which the line does not answer. */
+  settledWithDuplicateItem: string;
   refundedCharge: string;
   refundedByUs: string;
 }
@@ -67,9 +69,17 @@ describe('nightly reconciliation against the provider statement', () => {
     stack.sim.setFaults({ rules: [{ fault: '500_after_create', match: { customerId } }] });
     const lost = await submit(stack, (await createCharge(stack, { customerId })).id);
     expect(lost.attempts[0].status).toBe('unknown');
-    await stack.db.query(`INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, 'resolution exhausted', '{}', 'open')`, [
+    await stack.db.query(`INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, 'tries_exhausted', '{}', 'open')`, [
       randomUUID(),
       lost.attempts[0].id,
+    ]);
+    const otherCustomer = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: '500_after_create', match: { customerId: otherCustomer } }] });
+    const lostWithDuplicate = await submit(stack, (await createCharge(stack, { customerId: otherCustomer })).id);
+    expect(lostWithDuplicate.attempts[0].status).toBe('unknown');
+    await stack.db.query(`INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, 'duplicate_provider_charges', '{}', 'open')`, [
+      randomUUID(),
+      lostWithDuplicate.attempts[0].id,
     ]);
     // A refund through our own API: its statement line is explained, and our refund attempt is no charge.
     const refundedByUs = await succeeded();
@@ -85,6 +95,7 @@ describe('nightly reconciliation against the provider statement', () => {
       duplicate: second.paymentIntentId,
       settledAttempt: lost.attempts[0].id,
       settledIntent: stack.sim.intents({ attemptId: lost.attempts[0].id })[0].id,
+      settledWithDuplicateItem: lostWithDuplicate.attempts[0].id,
       refundedCharge: matched.chargeId,
       refundedByUs: refundedByUs.chargeId,
     };
@@ -94,9 +105,9 @@ describe('nightly reconciliation against the provider statement', () => {
   it('reports exactly the planted divergences, by kind and id, settles the unknown attempt and proposes refunds', async () => {
     const run = await reconcile(stack, today, 'api');
     expect(run).toMatchObject({
-      linesRead: 11,
-      matched: 4,
-      settled: 1,
+      linesRead: 12,
+      matched: 5,
+      settled: 2,
       divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 1 },
     });
     expect(stack.sim.stats().requests.balanceTransactions).toBeGreaterThanOrEqual(1);
@@ -116,6 +127,11 @@ describe('nightly reconciliation against the provider statement', () => {
     const [item] = await stack.db.query(`SELECT state, decision, decided_by, evidence FROM review_items WHERE attempt_id = $1`, [planted.settledAttempt]);
     expect(item).toMatchObject({ state: 'closed', decision: 'succeeded', decided_by: 'reconciliation' });
     expect(item.evidence.reconciliation).toMatchObject({ runId: run.id, providerChargeId: planted.settledIntent });
+    // Reconciliation closes only what its line answers: a question about a second provider charge stays a person's.
+    const [duplicateItem] = await stack.db.query(`SELECT state, evidence FROM review_items WHERE attempt_id = $1`, [planted.settledWithDuplicateItem]);
+    expect(duplicateItem.state).toBe('open');
+    expect(duplicateItem.evidence.reconciliation).toMatchObject({ runId: run.id });
+    expect((await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [planted.settledWithDuplicateItem]))[0].status).toBe('succeeded');
 
     // Money back: one proposal per provider-only or second charge, nothing for the rest.
     const proposals = await stack.http.get('/reconciliation/refund-proposals').set(stack.auth('admin'));
@@ -131,7 +147,7 @@ describe('nightly reconciliation against the provider statement', () => {
 
     const metrics = (await stack.http.get('/metrics')).text;
     expect(metrics).toMatch(/charge_once_reconciliation_open_divergences\{kind="provider_only"\} 1/);
-    expect(metrics).toMatch(/charge_once_reconciliation_last_run_lines\{provider="stripe"\} 11/);
+    expect(metrics).toMatch(/charge_once_reconciliation_last_run_lines\{provider="stripe"\} 12/);
     expect(metrics).toMatch(/charge_once_reconciliation_last_success_timestamp_seconds\{provider="stripe"\} \d+/);
   });
 
@@ -156,7 +172,7 @@ describe('nightly reconciliation against the provider statement', () => {
     const viaReport = await reconcile(stack, today, 'report');
     expect(await snapshot()).toEqual(before);
     for (const run of [again, viaReport]) {
-      expect(run).toMatchObject({ linesRead: 11, matched: 4, settled: 0, divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 1 } });
+      expect(run).toMatchObject({ linesRead: 12, matched: 5, settled: 0, divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 1 } });
       expect((await divergences(`runId=${run.id}`)).items.map((d) => d.id).sort()).toEqual(before[0].map((d: { id: string }) => d.id).sort());
     }
     expect(stack.sim.stats().requests).toMatchObject({ reportRuns: expect.any(Number), reportFiles: 1 });

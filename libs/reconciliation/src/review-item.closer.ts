@@ -1,9 +1,16 @@
 import type { EntityManager } from 'typeorm';
 
 /**
+ * What a statement line settling an unknown attempt answers: whether the attempt's charge exists. Nothing else:
+ * a second provider charge, another amount or a bad payload is still a person's to decide.
+ */
+const ANSWERED_BY_A_LINE = ['tries_exhausted', 'absence_unprovable'];
+
+/**
  * The one write reconciliation makes to the review queue: once the statement has settled an attempt, the
  * item a person was asked to decide about it is closed, with the statement line as its evidence, in the
- * same transaction as the attempt's transition, with an audit row saying who closed it and why.
+ * same transaction as the attempt's transition, with an audit row saying who closed it and why. Only an item
+ * whose question the line answers (ANSWERED_BY_A_LINE); any other stays open with the line added to its evidence.
  */
 export async function closeOpenReviewItem(
   em: EntityManager,
@@ -19,10 +26,16 @@ export async function closeOpenReviewItem(
             decided_by = 'reconciliation', decided_at = now(), closed_at = now(), updated_at = now(),
             claimed_by = NULL, claimed_at = NULL, claim_expires_at = NULL,
             evidence = r.evidence || jsonb_build_object('reconciliation', $3::jsonb)
-       FROM (SELECT id, state FROM review_items WHERE attempt_id = $1 AND state <> 'closed' FOR UPDATE) old
+       FROM (SELECT id, state FROM review_items WHERE attempt_id = $1 AND state <> 'closed' AND reason = ANY($4::text[]) FOR UPDATE) old
       WHERE r.id = old.id
       RETURNING r.id, old.state AS before`,
-    [attemptId, providerChargeId, JSON.stringify(evidence)],
+    [attemptId, providerChargeId, JSON.stringify(evidence), ANSWERED_BY_A_LINE],
+  );
+  // An item the line does not answer keeps waiting for its person, now with the line as evidence too.
+  await em.query(
+    `UPDATE review_items SET evidence = evidence || jsonb_build_object('reconciliation', $2::jsonb), updated_at = now()
+      WHERE attempt_id = $1 AND state <> 'closed' AND NOT (reason = ANY($3::text[]))`,
+    [attemptId, JSON.stringify(evidence), ANSWERED_BY_A_LINE],
   );
   for (const row of rows) {
     await em.query(
