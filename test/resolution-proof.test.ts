@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderFactApplier } from '@app/attempts';
 import { ProviderCallEntity } from '@app/database';
 import { UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, submit } from './support/charges.js';
+import { insertRefundProposal } from './support/reconciliation.js';
 import { passGrace } from './support/review.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
@@ -42,6 +44,39 @@ describe('what proves a charge absent', () => {
     // The next well-formed answer after the grace does prove it.
     expect((await stack.app.get(UnknownAttemptResolver).resolve(attemptId))?.action).toBe('fail_not_found');
     expect(await statusOf(attemptId)).toBe('failed');
+  });
+
+  it('an approval of a refund proposal waits for the recording of that provider charge as our success, then refuses it', async () => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: 'hang_after_create', match: { customerId } }] });
+    const charge = await createCharge(stack, { customerId });
+    const attemptId = (await submit(stack, charge.id)).attempts[0].id;
+    const [intent] = stack.sim.intents({ attemptId });
+    // Last night's statement saw the intent before any attempt of ours held it: a provider-only proposal.
+    const { proposalId } = await insertRefundProposal(stack, { providerChargeId: intent.id, amountCents: charge.amountCents });
+    const recorder = stack.db.createQueryRunner();
+    await recorder.connect();
+    await recorder.startTransaction();
+    let approval: Promise<{ status: number; body: { code?: string } }> | undefined;
+    try {
+      // A webhook records the intent as the attempt's success, and has not committed yet.
+      await stack.app.get(ProviderFactApplier).apply(recorder.manager, attemptId, { outcome: 'succeeded', providerChargeId: intent.id, amountCents: charge.amountCents, currency: charge.currency }, { cause: 'webhook', actor: 'webhook:stripe', evidence: {} });
+      approval = Promise.resolve(stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(stack.auth('admin')).send({ note: 'not ours' }));
+      await waitFor(
+        () => stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`),
+        (rows) => rows[0].n > 0,
+        10_000,
+        'the approval to wait for the provider charge',
+      );
+      await recorder.commitTransaction();
+    } finally {
+      await recorder.release();
+    }
+    const answered = await approval;
+    expect(answered.status).toBe(409);
+    expect(answered.body.code).toBe('refund_proposal_stale');
+    expect(stack.sim.refunds({ paymentIntentId: intent.id })).toEqual([]);
+    expect((await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status).toBe('succeeded');
   });
 
   it('never fails a lookup that left before the grace covered a send that ended later (re-checked under the lock)', async () => {

@@ -5,6 +5,7 @@ import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { recordLateCapture } from './late-capture.recorder.js';
+import { lockProviderCharge } from './provider-charge.lock.js';
 import { openReviewItem } from './review-item.opener.js';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
 import { decideProviderFact, type FactDisposition, type ProviderFact } from './rules/provider-fact.js';
@@ -37,6 +38,8 @@ export class ProviderFactApplier {
       return { action: 'none', reason: 'already_in_that_state' };
     }
     const decision = decideProviderFact(fact, attempt, attempt);
+    // Whoever else decides about this provider charge (a refund proposal's approval) waits for this commit.
+    if (fact.outcome === 'succeeded' && fact.providerChargeId) await lockProviderCharge(em, attempt.provider, fact.providerChargeId);
     const findings = { ...source.evidence, cause: source.cause, fact, recordedStatus: attempt.status, recordedProviderChargeId: attempt.providerChargeId };
     if (decision.action === 'transition') {
       const moved = await uniqueOrNull(em, () =>

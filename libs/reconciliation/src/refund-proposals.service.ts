@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptSender } from '@app/attempts';
+import { AttemptSender, lockProviderCharge } from '@app/attempts';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
 import { RefundOpener } from '@app/refunds';
 import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalSelfApprovalError, RefundProposalStaleError } from './reconciliation.errors.js';
@@ -61,6 +61,8 @@ export class RefundProposalsService {
    */
   private async refuseIfOurs(em: EntityManager, proposal: RefundProposalEntity): Promise<void> {
     if (proposal.chargeId) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [proposal.chargeId]);
+    // The lock the fact applier takes before recording this provider charge as a success: one of the two waits.
+    await lockProviderCharge(em, proposal.provider, proposal.providerChargeId);
     // Ours when it is a charge's capture (a success, or a late capture of an attempt we failed: that one is refunded
     // through its charge, under the charge's cap), or when it may still become one: an attempt that holds it, or an
     // open attempt of a charge that has no capture yet. Once the charge is captured by another provider charge, this
