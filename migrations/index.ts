@@ -17,6 +17,7 @@ import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaim
 import { PayoutDivergences1764680170000 } from './1764680170000-PayoutDivergences.js';
 import { ChargeCapturedOnce1764680180000 } from './1764680180000-ChargeCapturedOnce.js';
 import { MerchantsAndPeople1764680190000 } from './1764680190000-MerchantsAndPeople.js';
+import { ReconciliationCatchUp1764680200000 } from './1764680200000-ReconciliationCatchUp.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   PayoutDivergences1764680170000,
   ChargeCapturedOnce1764680180000,
   MerchantsAndPeople1764680190000,
+  ReconciliationCatchUp1764680200000,
 ];

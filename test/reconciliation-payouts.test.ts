@@ -108,7 +108,7 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     const lost = await payout(1_400);
     expect(efi.stats().faultsInjected.hang_after_create).toBe(1);
     await settleAtProvider(lost.attemptId, 'REALIZADO', null);
-    await stack.db.query(`INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, 'resolution exhausted', '{}', 'open')`, [randomUUID(), lost.attemptId]);
+    await stack.db.query(`INSERT INTO review_items (id, attempt_id, reason, evidence, state) VALUES ($1, $2, 'tries_exhausted', '{}', 'open')`, [randomUUID(), lost.attemptId]);
 
     // Still EM_PROCESSAMENTO at the provider: nothing to conclude yet.
     const pending = await payout(1_500);

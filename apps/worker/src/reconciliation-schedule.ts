@@ -6,8 +6,9 @@ import { GatewayRegistry } from '@app/gateways';
 import { ReconciliationRunsService, previousDay, statementSourcesOf } from '@app/reconciliation';
 
 /**
- * Every worker fires RECONCILIATION_CRON in RECONCILIATION_TZ and asks to run the previous day; the
- * database's unique index lets exactly one of them have it. Every worker also looks, twice per lease, for a
+ * Every worker fires RECONCILIATION_CRON in RECONCILIATION_TZ and asks to run the previous day, and every day of
+ * the last RECONCILIATION_CATCHUP_DAYS with no succeeded run; the database's unique index lets exactly one of them
+ * have each. Every worker also looks, twice per lease, for a
  * run whose executor died (expired lease) and completes it. No Redis involved: the nightly net must hold
  * even when the queue has lost everything.
  */
@@ -50,7 +51,8 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
     // Only providers whose statement the adapter can read (each through the source it offers): the others are
     // reported as not reconciled, not failed.
     const readable = this.gateways.attemptProviders().filter((name) => statementSourcesOf(this.gateways, name).length > 0);
-    for (const provider of readable) await this.runs.runScheduled(provider, day);
+    // Yesterday, and every earlier day of the catch-up window that never succeeded (a failed or missed night).
+    for (const provider of readable) await this.runs.catchUp(provider, day);
   }
 
   private track(work: Promise<unknown>): void {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
+import { ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 
 /** The key the local simulator accepts; any other key is taken for a real provider account. */
 export const SIMULATOR_STRIPE_SECRET_KEY = 'sk_test_simulator';
@@ -188,6 +188,13 @@ export class AppConfig {
   /** The business's time zone: the calendar day a reconciliation run covers, and "today" for an Asaas due date. */
   @IsString() @Matches(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/, { message: 'RECONCILIATION_TZ must be an IANA time zone such as America/Sao_Paulo' })
   RECONCILIATION_TZ = 'America/Sao_Paulo';
+
+  /**
+   * How many days back each scheduled tick looks for a day with no succeeded run (a failed or missed night), and
+   * reconciles them oldest first. Ticks more often than nightly (an hourly cron) retry a failed day sooner.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(366)
+  RECONCILIATION_CATCHUP_DAYS = 7;
 
   /** Which statement the nightly job reads: `report` (the provider's file, for large days) or `api` (paging). */
   @IsIn(['api', 'report'])

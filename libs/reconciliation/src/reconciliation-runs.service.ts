@@ -63,6 +63,22 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     return run.id;
   }
 
+  /**
+   * Every day of the catch-up window up to `lastDay` (yesterday) that has no succeeded run of this provider, oldest
+   * first, each claimed and run like the nightly day: a failed or missed night is reconciled at the next tick.
+   */
+  async catchUp(provider: string, lastDay: string): Promise<string[]> {
+    const days = await this.db.query<Array<{ day: string }>>(
+      `SELECT d::date::text AS day FROM generate_series($2::date - ($3::int - 1), $2::date, interval '1 day') d
+        WHERE NOT EXISTS (SELECT 1 FROM reconciliation_runs r WHERE r.provider = $1 AND r.day = d::date AND r.status IN ('succeeded', 'running'))
+        ORDER BY d`,
+      [provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS],
+    );
+    const ran: string[] = [];
+    for (const { day } of days) if (await this.runScheduled(provider, day)) ran.push(day);
+    return ran;
+  }
+
   /** Takes over one run whose executor stopped renewing its lease (it died), and completes it. */
   async takeOverExpired(): Promise<string | null> {
     const [rows] = await this.db.query<[ClaimedRun[], number]>(

@@ -9,7 +9,8 @@ export type StatementSourceColumn = 'api' | 'report';
  * every write, so a run taken over after its lease expired finishes exactly once.
  */
 @Entity('reconciliation_runs')
-@Index('uq_reconciliation_runs_scheduled', ['provider', 'day', 'trigger'], { unique: true, where: `trigger = 'scheduled'` })
+// A failed scheduled run gives its day back to the next tick (catch-up); one running or succeeded scheduled run a day.
+@Index('uq_reconciliation_runs_scheduled', ['provider', 'day', 'trigger'], { unique: true, where: `trigger = 'scheduled' AND status <> 'failed'` })
 @Index('uq_reconciliation_runs_running', ['provider', 'day'], { unique: true, where: `status = 'running'` })
 @Index('ix_reconciliation_runs_provider_day', ['provider', 'day'])
 @Index('ix_reconciliation_runs_lease', ['leaseExpiresAt'], { where: `status = 'running'` })
