@@ -18,6 +18,7 @@ import { PayoutDivergences1764680170000 } from './1764680170000-PayoutDivergence
 import { ChargeCapturedOnce1764680180000 } from './1764680180000-ChargeCapturedOnce.js';
 import { MerchantsAndPeople1764680190000 } from './1764680190000-MerchantsAndPeople.js';
 import { ReconciliationCatchUp1764680200000 } from './1764680200000-ReconciliationCatchUp.js';
+import { CreditConfirmations1764680210000 } from './1764680210000-CreditConfirmations.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -44,4 +45,5 @@ export const MIGRATIONS = [
   ChargeCapturedOnce1764680180000,
   MerchantsAndPeople1764680190000,
   ReconciliationCatchUp1764680200000,
+  CreditConfirmations1764680210000,
 ];

@@ -168,6 +168,28 @@ describe('people, not tokens', () => {
     expect((await stack.http.post(`/reconciliation/refund-proposals/${proposal.id}/approve`).set(stack.auth('admin')).send({ note: 'a second person' })).status).toBe(200);
   });
 
+  it('moves no balance for a large admin credit until a second admin (another person) confirms it', async () => {
+    const account = await fundedAccount(stack, 0);
+    const bob = await newReviewer(stack, 'bob', 'admin');
+    const carol = await newReviewer(stack, 'carol', 'admin');
+    const balance = async () => (await stack.http.get(`/accounts/${account}/balance`).set(stack.auth('admin'))).body.availableCents as number;
+    const asked = await stack.http.post(`/accounts/${account}/credits`).set(bob.headers).set('Idempotency-Key', randomUUID()).send({ amountCents: 5_000, reference: 'wire-2026-12-04' });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    expect(asked.body.request).toMatchObject({ amountCents: 5_000, requestedBy: bob.name, state: 'awaiting_second' });
+    expect(await balance()).toBe(0);
+    const self = await stack.http.post(`/accounts/${account}/credits/${asked.body.request.id}/confirm`).set(bob.headers).send({ reason: 'my own wire' });
+    expect(self.status).toBe(403);
+    expect(self.body.code).toBe('credit_self_confirmation');
+    expect(await balance()).toBe(0);
+    const confirmed = await stack.http.post(`/accounts/${account}/credits/${asked.body.request.id}/confirm`).set(carol.headers).send({ reason: 'matches the bank statement' });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    expect(await balance()).toBe(5_000);
+    expect((await stack.http.post(`/accounts/${account}/credits/${asked.body.request.id}/confirm`).set(carol.headers).send({ reason: 'again' })).status).toBe(409);
+    // Even past the code, the database refuses a confirmation by the one who asked.
+    await expect(stack.db.query(`UPDATE ledger_credit_requests SET confirmed_by = requested_by WHERE id = $1`, [asked.body.request.id])).rejects.toMatchObject({ driverError: { code: '23514' } });
+    expect(await balance()).toBe(5_000);
+  });
+
   it('refuses a revoked token at once in the process that revoked it', async () => {
     const tokens = stack.app.get(ApiTokenService);
     const name = `revoked-${randomUUID().slice(0, 8)}`;

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
+import { AppConfig } from '@app/config';
+import { LedgerAccountEntity, LedgerCreditRequestEntity, LedgerEntryEntity } from '@app/database';
 import { merchantScope, type Actor } from '@app/auth';
-import { AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
+import { AccountNotFoundError, CreditRequestConfirmedError, CreditRequestNotFoundError, CreditSelfConfirmationError, LedgerReferenceReusedError, OwnerTokenUnknownError } from './ledger.errors.js';
 import { toEntryView, type BalanceView, type LedgerEntryView, type LedgerMovement } from './ledger-entry.view.js';
 import { LedgerService } from './ledger.service.js';
 
@@ -20,6 +21,12 @@ export interface EntriesPage {
   nextCursor: string | null;
 }
 
+/** A large credit waiting for a second admin: nothing moved yet. */
+export interface CreditRequestView {
+  request: { id: string; amountCents: number; reference: string; requestedBy: string; state: string; confirmedBy: string | null };
+  balance: BalanceView;
+}
+
 export interface CreditView extends LedgerMovement {
   balance: BalanceView;
 }
@@ -33,6 +40,7 @@ export class AccountsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly ledger: LedgerService,
+    private readonly config: AppConfig,
   ) {}
 
   async create(input: { ownerTokenName: string; currency: string }, actor: Actor): Promise<AccountView> {
@@ -74,13 +82,51 @@ export class AccountsService {
     return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
   }
 
-  /** Admin funding: exactly once per (account, reference), in one transaction with the balance it moves. */
-  async credit(accountId: string, input: { amountCents: number; reference: string }, actor: Actor): Promise<CreditView> {
+  /**
+   * Admin funding: exactly once per (account, reference), in one transaction with the balance it moves. At or above
+   * REVIEW_FOUR_EYES_AMOUNT_CENTS it only asks: the money moves when another admin (another person) confirms.
+   */
+  async credit(accountId: string, input: { amountCents: number; reference: string }, actor: Actor): Promise<CreditView | CreditRequestView> {
+    if (input.amountCents >= this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS) return this.requestCredit(accountId, input, actor);
     return this.db.transaction(async (em) => {
       const movement = await this.ledger.credit(em, accountId, input.amountCents, input.reference, actor.name);
       const account = await em.getRepository(LedgerAccountEntity).findOneByOrFail({ id: accountId });
       return { ...movement, balance: toBalance(account) };
     });
+  }
+
+  /** The second admin: writes the asked credit, once, in the transaction that marks the request confirmed. */
+  async confirmCredit(accountId: string, requestId: string, actor: Actor, reason: string): Promise<CreditView> {
+    return this.db.transaction(async (em) => {
+      const request = await em.getRepository(LedgerCreditRequestEntity).findOne({ where: { id: requestId, accountId }, lock: { mode: 'pessimistic_write' } });
+      if (!request) throw new CreditRequestNotFoundError(requestId);
+      if (request.state !== 'awaiting_second') throw new CreditRequestConfirmedError(requestId, request.confirmedBy ?? '');
+      if (request.requestedBy === actor.name) throw new CreditSelfConfirmationError(requestId, actor.name);
+      const movement = await this.ledger.credit(em, accountId, request.amountCents, request.reference, request.requestedBy);
+      await em.query(
+        `UPDATE ledger_credit_requests SET state = 'confirmed', confirmed_by = $2, confirmed_at = now(), confirm_reason = $3 WHERE id = $1 AND state = 'awaiting_second'`,
+        [requestId, actor.name, reason],
+      );
+      const account = await em.getRepository(LedgerAccountEntity).findOneByOrFail({ id: accountId });
+      return { ...movement, balance: toBalance(account) };
+    });
+  }
+
+  private async requestCredit(accountId: string, input: { amountCents: number; reference: string }, actor: Actor): Promise<CreditRequestView> {
+    const account = await this.db.getRepository(LedgerAccountEntity).findOneBy({ id: accountId });
+    if (!account) throw new AccountNotFoundError(accountId);
+    const id = randomUUID();
+    await this.db.query(
+      `INSERT INTO ledger_credit_requests (id, account_id, amount_cents, reference, requested_by, state)
+       VALUES ($1, $2, $3, $4, $5, 'awaiting_second') ON CONFLICT (account_id, reference) DO NOTHING`,
+      [id, accountId, input.amountCents, input.reference, actor.name],
+    );
+    const request = await this.db.getRepository(LedgerCreditRequestEntity).findOneByOrFail({ accountId, reference: input.reference });
+    if (request.amountCents !== input.amountCents) throw new LedgerReferenceReusedError(accountId, 'credit request', input.reference);
+    return {
+      request: { id: request.id, amountCents: request.amountCents, reference: request.reference, requestedBy: request.requestedBy, state: request.state, confirmedBy: request.confirmedBy },
+      balance: toBalance(account),
+    };
   }
 
   /**

@@ -55,3 +55,28 @@ export class ReservationSettledError extends DomainError {
     super(`the reservation "${reference}" of account ${accountId} was already settled the other way; ${attempted} refused`, { accountId, reference });
   }
 }
+
+export class CreditRequestNotFoundError extends DomainError {
+  readonly code = 'credit_request_not_found';
+  readonly kind = 'not_found';
+  constructor(requestId: string) {
+    super(`no credit request ${requestId} on this account`, { requestId });
+  }
+}
+
+export class CreditRequestConfirmedError extends DomainError {
+  readonly code = 'credit_request_confirmed';
+  readonly kind = 'conflict';
+  constructor(requestId: string, confirmedBy: string) {
+    super(`credit request ${requestId} was already confirmed by ${confirmedBy}`, { requestId, confirmedBy });
+  }
+}
+
+/** Four eyes by person: the admin who asked for a large credit never confirms it. */
+export class CreditSelfConfirmationError extends DomainError {
+  readonly code = 'credit_self_confirmation';
+  readonly kind = 'forbidden';
+  constructor(requestId: string, person: string) {
+    super(`credit request ${requestId} was asked for by ${person}: another admin must confirm it`, { requestId, requestedBy: person });
+  }
+}

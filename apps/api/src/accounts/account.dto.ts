@@ -32,3 +32,9 @@ export class EntriesQueryDto {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(ENTRIES_PAGE_MAX)
   limit?: number;
 }
+
+export class ConfirmCreditDto {
+  @ApiProperty({ description: 'why you agree, in words a colleague will understand later', example: 'matches the wire in the bank statement' })
+  @IsString() @Length(3, 2000, { message: 'reason must be 3 to 2000 characters' })
+  reason: string;
+}

@@ -35,3 +35,17 @@ export class CreditViewDoc {
   @ApiProperty({ description: 'true when this reference had already credited the account: no money was added again' }) replayed: boolean;
   @ApiProperty({ type: BalanceViewDoc }) balance: BalanceViewDoc;
 }
+
+export class CreditRequestDoc {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: 'integer minor units' }) amountCents: number;
+  @ApiProperty() reference: string;
+  @ApiProperty({ description: 'the admin (person) who asked' }) requestedBy: string;
+  @ApiProperty({ enum: ['awaiting_second', 'confirmed'] }) state: string;
+  @ApiProperty({ type: String, nullable: true }) confirmedBy: string | null;
+}
+
+export class CreditRequestViewDoc {
+  @ApiProperty({ type: CreditRequestDoc }) request: CreditRequestDoc;
+  @ApiProperty({ type: BalanceViewDoc, description: 'unchanged: nothing moves until another admin confirms' }) balance: BalanceViewDoc;
+}

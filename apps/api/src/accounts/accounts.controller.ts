@@ -1,11 +1,11 @@
-import { BadRequestException, Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
-import { AccountsService, type AccountView, type BalanceView, type EntriesPage } from '@app/ledger';
-import { CreateAccountDto, CreditAccountDto, EntriesQueryDto } from './account.dto.js';
-import { AccountViewDoc, BalanceViewDoc, CreditViewDoc, EntriesPageDoc } from './account.views.js';
+import { AccountsService, type AccountView, type BalanceView, type CreditView, type EntriesPage } from '@app/ledger';
+import { ConfirmCreditDto, CreateAccountDto, CreditAccountDto, EntriesQueryDto } from './account.dto.js';
+import { AccountViewDoc, BalanceViewDoc, CreditRequestViewDoc, CreditViewDoc, EntriesPageDoc } from './account.views.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 /** Credits keep their Idempotency-Keys apart from charges': one key space per kind of request. */
@@ -55,6 +55,7 @@ export class AccountsController {
   @Roles('admin')
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'same key and body replays the first response; other body → 422' })
   @ApiCreatedResponse({ type: CreditViewDoc })
+  @ApiAcceptedResponse({ type: CreditRequestViewDoc, description: `at or above REVIEW_FOUR_EYES_AMOUNT_CENTS: nothing moves until another admin confirms` })
   async credit(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: CreditAccountDto,
@@ -66,10 +67,26 @@ export class AccountsController {
     // The account is part of the request: the same key and body sent to another account is another request (422).
     const stored = await this.idempotency.run(`${CREDIT_SCOPE}:${actor.name}`, key, { accountId: id, ...body }, async () => {
       const view = await this.accounts.credit(id, body, actor);
+      // A credit at or above the four-eyes amount only waits for a second admin: 202, nothing moved.
+      if ('request' in view) return { status: 202, body: view };
       return { status: view.replayed ? 200 : 201, body: view };
     });
     res.status(stored.status);
     if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
     return stored.body;
+  }
+
+  @Post(':id/credits/:requestId/confirm')
+  @ApiErrors({ 403: 'credit_self_confirmation', 404: ['account_not_found', 'credit_request_not_found'], 409: 'credit_request_confirmed' })
+  @Roles('admin')
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: CreditViewDoc, description: 'the second admin: the asked credit is written now, once' })
+  confirmCredit(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('requestId', ParseUUIDPipe) requestId: string,
+    @Body() body: ConfirmCreditDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<CreditView> {
+    return this.accounts.confirmCredit(id, requestId, actor, body.reason);
   }
 }

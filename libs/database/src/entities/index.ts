@@ -5,6 +5,7 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { LedgerAccountEntity } from './ledger-account.entity.js';
+import { LedgerCreditRequestEntity } from './ledger-credit-request.entity.js';
 import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { ProviderCallEntity } from './provider-call.entity.js';
 import { ReviewAuditEntity } from './review-audit.entity.js';
@@ -26,6 +27,7 @@ export const ENTITIES = [
   ChargeEntity,
   IdempotencyRecordEntity,
   LedgerAccountEntity,
+  LedgerCreditRequestEntity,
   LedgerEntryEntity,
   ProviderCallEntity,
   ReviewAuditEntity,
