@@ -64,7 +64,7 @@ async function main(group: ProcessGroup): Promise<void> {
     say(`STRIPE_SECRET_KEY is set: using the Stripe API at ${env.STRIPE_API_BASE ?? 'https://api.stripe.com'}`);
   }
 
-  const tokens = env.API_TOKENS ? null : devTokens();
+  const tokens = env.API_TOKENS ? null : devTokens(dataDir);
   if (tokens) env.API_TOKENS = apiTokensSetting(tokens);
   group.service('api', process.execPath, [ENTRY.api], env);
   group.service('worker', process.execPath, [ENTRY.worker], env);
