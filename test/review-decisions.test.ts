@@ -80,6 +80,18 @@ describe('review decisions', () => {
     expect(JSON.stringify(shown.body)).toContain('pi_other_amount');
   });
 
+  it('decides an Asaas unknown: its payment is retrieved by id and must carry our reference and amount', async () => {
+    const { itemId, attemptId } = await unknownAttemptInReview(stack, 'hang_after_create', { provider: 'asaas', currency: 'brl', billingType: 'CREDIT_CARD' });
+    const [payment] = stack.sim.asaasPayments({ externalReference: attemptId });
+    expect((await claim(itemId, alice)).status).toBe(200);
+    const wrong = await decide(itemId, alice, { action: 'succeeded', providerChargeId: 'pay_000000000000', reason: 'a payment that does not exist' });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.code).toBe('review_provider_evidence_refused');
+    const ok = await decide(itemId, alice, { action: 'succeeded', providerChargeId: payment.id, reason: 'the payment was confirmed for the full amount' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', providerChargeId: payment.id, resolvedBy: 'reviewer' });
+  });
+
   it('an abandoned claim expires: the item is open again for anyone, and the old holder can no longer decide', async () => {
     const { itemId, intentId } = await unknownAttemptInReview(stack, 'hang_after_create');
     expect((await claim(itemId, alice)).status).toBe(200);

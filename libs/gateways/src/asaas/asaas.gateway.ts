@@ -3,7 +3,7 @@ import { parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup.results.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
@@ -114,6 +114,20 @@ export class AsaasGateway extends PaymentGateway {
   override statement(request: StatementRequest): AsyncIterable<StatementLine> {
     if (request.source !== 'api') return super.statement(request);
     return asaasStatementLines(request, this.timeZone, (path, params) => this.get(path, params));
+  }
+
+  /**
+   * One payment by Asaas' own id, whoever it belongs to (a reviewer's claim is checked against what it really is):
+   * a 404 is the provider saying there is no such payment; anything else unreadable proves nothing.
+   */
+  override async retrieveCharge(providerChargeId: string): Promise<RetrieveResult> {
+    const startedAt = performance.now();
+    const outcome = await this.get(`/v3/payments/${encodeURIComponent(providerChargeId)}`, {});
+    if (!outcome.ok && outcome.httpStatus === 404) return { kind: 'not_found', durationMs: elapsedSince(startedAt) };
+    if (!outcome.ok) return { kind: 'error', message: outcome.message, httpStatus: outcome.httpStatus, durationMs: elapsedSince(startedAt) };
+    const payment = readPayment(outcome.body);
+    if (!payment) return { kind: 'error', message: 'retrieve returned no payment', httpStatus: 200, durationMs: elapsedSince(startedAt) };
+    return { kind: 'found', charge: toAsaasProviderCharge(payment, outcome.body), durationMs: elapsedSince(startedAt) };
   }
 
   private async retrieve(paymentId: string, attemptId: string): Promise<{ ok: true; charge: ProviderCharge } | { ok: false; message: string; httpStatus: number | null }> {
