@@ -33,7 +33,8 @@ describe('kill -9 of a worker in the middle of a reconciliation run', () => {
     const yesterday = previousDay(new Date(), 'UTC');
     const noon = Date.parse(`${yesterday}T12:00:00Z`) / 1000;
     const planted = sim.plantCharges(Array.from({ length: LINES }, (_, i) => ({ amount: 500 + i, created: noon + i })));
-    const env = { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_LEASE_MS: '1500', RECONCILIATION_REPORT_POLL_MS: '20' };
+    // Only yesterday: earlier days' catch-up runs would be other rows here (catch-up has its own test).
+    const env = { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_LEASE_MS: '1500', RECONCILIATION_REPORT_POLL_MS: '20', RECONCILIATION_CATCHUP_DAYS: '1' };
 
     worker = spawn(process.execPath, [WORKER], {
       env: {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
+import { newReviewer } from './review.js';
 import type { TestStack } from './test-stack.js';
 
 /** The stack's merchant token's name: accounts are created for the merchant it belongs to. */
@@ -8,7 +9,10 @@ export function merchantTokenName(stack: TestStack): string {
   return stack.tokenNames.merchant;
 }
 
-/** A brl account owned by the stack's merchant (or `owner`), funded with `fundedCents` by an admin credit. */
+/**
+ * A brl account owned by the stack's merchant (or `owner`), funded with `fundedCents` by an admin credit; a credit
+ * at or above the four-eyes amount is confirmed by a second admin, as it must be.
+ */
 export async function fundedAccount(stack: TestStack, fundedCents: number, owner = merchantTokenName(stack)): Promise<string> {
   const created = await stack.http.post('/accounts').set(stack.auth('admin')).send({ ownerTokenName: owner, currency: 'brl' });
   expect(created.status).toBe(201);
@@ -19,7 +23,13 @@ export async function fundedAccount(stack: TestStack, fundedCents: number, owner
       .set(stack.auth('admin'))
       .set('Idempotency-Key', randomUUID())
       .send({ amountCents: fundedCents, reference: `fund-${randomUUID()}` });
-    expect(credit.status).toBe(201);
+    if (credit.status === 202) {
+      const second = await newReviewer(stack, 'second-admin', 'admin');
+      const confirmed = await stack.http.post(`/accounts/${id}/credits/${credit.body.request.id}/confirm`).set(second.headers).send({ reason: 'funding a test account' });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    } else {
+      expect(credit.status).toBe(201);
+    }
   }
   return id;
 }
