@@ -19,6 +19,7 @@ import { ChargeCapturedOnce1764680180000 } from './1764680180000-ChargeCapturedO
 import { MerchantsAndPeople1764680190000 } from './1764680190000-MerchantsAndPeople.js';
 import { ReconciliationCatchUp1764680200000 } from './1764680200000-ReconciliationCatchUp.js';
 import { CreditConfirmations1764680210000 } from './1764680210000-CreditConfirmations.js';
+import { RefundProposalFourEyes1764680220000 } from './1764680220000-RefundProposalFourEyes.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -46,4 +47,5 @@ export const MIGRATIONS = [
   MerchantsAndPeople1764680190000,
   ReconciliationCatchUp1764680200000,
   CreditConfirmations1764680210000,
+  RefundProposalFourEyes1764680220000,
 ];

@@ -190,6 +190,25 @@ describe('people, not tokens', () => {
     expect(await balance()).toBe(5_000);
   });
 
+  it('executes a large refund proposal only when a second admin approves it', async () => {
+    const { insertRefundProposal } = await import('./support/reconciliation.js');
+    const [planted] = stack.sim.plantCharges([{ amount: 2_500 }]);
+    const { proposalId } = await insertRefundProposal(stack, { providerChargeId: planted.paymentIntentId, amountCents: 2_500 });
+    const dave = await newReviewer(stack, 'dave', 'admin');
+    const erin = await newReviewer(stack, 'erin', 'admin');
+    const first = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(dave.headers).send({ note: 'not ours' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ state: 'awaiting_second', approvedBy: dave.name, refundId: null });
+    expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId })).toEqual([]);
+    const again = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(dave.headers).send({ note: 'really' });
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe('refund_proposal_self_approval');
+    const second = await stack.http.post(`/reconciliation/refund-proposals/${proposalId}/approve`).set(erin.headers).send({ note: 'agreed' });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body).toMatchObject({ state: 'executed', approvedBy: dave.name, decidedBy: erin.name });
+    expect(stack.sim.refunds({ paymentIntentId: planted.paymentIntentId }).map((r) => r.amount)).toEqual([2_500]);
+  });
+
   it('refuses a revoked token at once in the process that revoked it', async () => {
     const tokens = stack.app.get(ApiTokenService);
     const name = `revoked-${randomUUID().slice(0, 8)}`;

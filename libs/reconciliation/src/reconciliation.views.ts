@@ -49,6 +49,8 @@ export interface RefundProposalView {
   currency: string;
   reason: string;
   state: string;
+  /** The first of two admins of a large proposal (it is `awaiting_second` until another executes it). */
+  approvedBy: string | null;
   decidedBy: string | null;
   decidedAt: Date | null;
   decisionNote: string | null;
@@ -109,6 +111,7 @@ export function refundProposalView(p: RefundProposalEntity): RefundProposalView 
     currency: p.currency,
     reason: p.reason,
     state: p.state,
+    approvedBy: p.approvedBy,
     decidedBy: p.decidedBy,
     decidedAt: p.decidedAt,
     decisionNote: p.decisionNote,

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptSender, lockProviderCharge } from '@app/attempts';
+import { AppConfig } from '@app/config';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
 import { RefundOpener } from '@app/refunds';
 import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalSelfApprovalError, RefundProposalStaleError } from './reconciliation.errors.js';
@@ -22,6 +23,7 @@ export class RefundProposalsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly opener: RefundOpener,
     private readonly sender: AttemptSender,
+    private readonly config: AppConfig,
   ) {}
 
   async list(state?: RefundProposalState): Promise<RefundProposalView[]> {
@@ -32,13 +34,26 @@ export class RefundProposalsService {
   async approve(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
     const { proposal, attempt } = await this.db.transaction(async (em) => {
       const locked = await this.lockProposed(em, id);
-      // Four eyes by person: who proposed giving the money back never approves it (the CHECK is the last word).
-      if (locked.proposedBy === actor) throw new RefundProposalSelfApprovalError(id, actor);
+      // Four eyes by person: who proposed giving the money back never approves it, and a large amount takes two
+      // approvers (the CHECKs are the last word).
+      if (locked.proposedBy === actor || locked.approvedBy === actor) throw new RefundProposalSelfApprovalError(id, actor);
+      if (locked.state === 'proposed' && locked.amountCents >= this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS) {
+        await em.query(
+          `UPDATE refund_proposals SET state = 'awaiting_second', approved_by = $2, approved_at = now(), decision_note = $3, updated_at = now()
+            WHERE id = $1 AND state = 'proposed'`,
+          [id, actor, note],
+        );
+        return { proposal: await em.getRepository(RefundProposalEntity).findOneByOrFail({ id }), attempt: null };
+      }
       await this.refuseIfOurs(em, locked);
       const opened = await this.opener.openForProposal(em, locked, actor);
       const decided = await this.decide(em, id, 'executed', actor, note, opened.refund.id);
       return { proposal: decided, attempt: opened.attempt };
     });
+    if (!attempt) {
+      this.logger.log({ refundProposalId: id, providerChargeId: proposal.providerChargeId, actor }, 'refund proposal approved once: it waits for a second admin');
+      return refundProposalView(proposal);
+    }
     this.logger.log({ refundProposalId: id, providerChargeId: proposal.providerChargeId, refundId: proposal.refundId, actor }, 'refund proposal approved and executed');
     await this.sender.sendClaimed(attempt, actor);
     return refundProposalView(proposal);
@@ -86,7 +101,7 @@ export class RefundProposalsService {
   private async lockProposed(em: EntityManager, id: string): Promise<RefundProposalEntity> {
     const proposal = await em.getRepository(RefundProposalEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
     if (!proposal) throw new RefundProposalNotFoundError(id);
-    if (proposal.state !== 'proposed') throw new RefundProposalDecidedError(id, proposal.state);
+    if (proposal.state !== 'proposed' && proposal.state !== 'awaiting_second') throw new RefundProposalDecidedError(id, proposal.state);
     return proposal;
   }
 
@@ -94,7 +109,7 @@ export class RefundProposalsService {
   private async decide(em: EntityManager, id: string, to: 'executed' | 'rejected', actor: string, note: string | null, refundId: string | null): Promise<RefundProposalEntity> {
     const [rows] = await em.query<[unknown[], number]>(
       `UPDATE refund_proposals SET state = $2, decided_by = $3, decided_at = now(), decision_note = $4, refund_id = $5, updated_at = now()
-        WHERE id = $1 AND state = 'proposed' RETURNING id`,
+        WHERE id = $1 AND state IN ('proposed', 'awaiting_second') RETURNING id`,
       [id, to, actor, note, refundId],
     );
     if (rows.length !== 1) throw new Error(`refund proposal ${id} left 'proposed' under its row lock`);

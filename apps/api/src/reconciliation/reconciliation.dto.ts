@@ -69,7 +69,7 @@ export class RejectRefundProposalDto {
 }
 
 export class ListRefundProposalsQuery {
-  @ApiPropertyOptional({ enum: ['proposed', 'rejected', 'executed'] })
-  @IsOptional() @IsIn(['proposed', 'rejected', 'executed'])
-  state?: 'proposed' | 'rejected' | 'executed';
+  @ApiPropertyOptional({ enum: ['proposed', 'awaiting_second', 'rejected', 'executed'] })
+  @IsOptional() @IsIn(['proposed', 'awaiting_second', 'rejected', 'executed'])
+  state?: 'proposed' | 'awaiting_second' | 'rejected' | 'executed';
 }

@@ -57,7 +57,8 @@ export class RefundProposalViewDoc {
   @ApiProperty() amountCents: number;
   @ApiProperty() currency: string;
   @ApiProperty({ enum: ['provider_only', 'duplicate_charge', 'review'] }) reason: string;
-  @ApiProperty({ enum: ['proposed', 'rejected', 'executed'] }) state: string;
+  @ApiProperty({ enum: ['proposed', 'awaiting_second', 'rejected', 'executed'] }) state: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'the first admin of a large proposal; another one executes it' }) approvedBy: string | null;
   @ApiPropertyOptional({ nullable: true }) decidedBy: string | null;
   @ApiPropertyOptional({ nullable: true }) decidedAt: Date | null;
   @ApiPropertyOptional({ nullable: true }) decisionNote: string | null;

@@ -5,7 +5,8 @@ import { ReconciliationDivergenceEntity } from './reconciliation-divergence.enti
 import { RefundEntity } from './refund.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 
-export type RefundProposalState = 'proposed' | 'rejected' | 'executed';
+/** `awaiting_second`: a large proposal approved once, waiting for a second admin to execute it. */
+export type RefundProposalState = 'proposed' | 'awaiting_second' | 'rejected' | 'executed';
 
 /**
  * Money the provider took that we never meant to keep (a provider-only or second charge): a person approves
@@ -15,7 +16,11 @@ export type RefundProposalState = 'proposed' | 'rejected' | 'executed';
 @Unique('uq_refund_proposals_divergence', ['divergenceId'])
 @Index('ix_refund_proposals_state', ['state', 'createdAt'])
 @Check('refund_proposals_amount_cents_check', `amount_cents > 0`)
-@Check('refund_proposals_state_check', `state IN ('proposed','rejected','executed')`)
+@Check('refund_proposals_state_check', `state IN ('proposed','awaiting_second','rejected','executed')`)
+@Check(
+  'refund_proposals_second_person_check',
+  `(state = 'awaiting_second') <= (approved_by IS NOT NULL) AND (approved_by IS NULL OR (approved_by <> proposed_by AND (decided_by IS NULL OR state = 'rejected' OR decided_by <> approved_by)))`,
+)
 @Unique('uq_refund_proposals_review_item', ['reviewItemId'])
 @Check('refund_proposals_source_check', `(divergence_id IS NULL) <> (review_item_id IS NULL)`)
 @Check('refund_proposals_refund_id_check', `(state = 'executed') = (refund_id IS NOT NULL)`)
@@ -43,6 +48,9 @@ export class RefundProposalEntity {
   /** Who proposed it: the person who acknowledged a review item with refund_needed, or `reconciliation`. */
   @Column('text', { name: 'proposed_by', default: 'reconciliation' }) proposedBy: string;
   @Column('text') state: RefundProposalState;
+  /** The first admin of a large proposal's two (it then awaits a second, who executes it). */
+  @Column('text', { name: 'approved_by', nullable: true }) approvedBy: string | null;
+  @Column('timestamptz', { name: 'approved_at', nullable: true }) approvedAt: Date | null;
   @Column('text', { name: 'decided_by', nullable: true }) decidedBy: string | null;
   @Column('timestamptz', { name: 'decided_at', nullable: true }) decidedAt: Date | null;
   @Column('text', { name: 'decision_note', nullable: true }) decisionNote: string | null;

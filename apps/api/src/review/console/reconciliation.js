@@ -19,7 +19,12 @@ export async function showReconciliation() {
     h('table', { class: 'queue', id: 'divergences' }, h('thead', {}, h('tr', {}, ['Day', 'What', 'Provider charge', 'Our attempt', 'Amount', 'Provider'].map((t) => h('th', { scope: 'col' }, t)))), divergences),
   );
   try {
-    const [open, found] = await Promise.all([api('GET', '/reconciliation/refund-proposals?state=proposed'), api('GET', '/reconciliation/divergences?status=open&limit=200')]);
+    const [proposed, awaiting, found] = await Promise.all([
+      api('GET', '/reconciliation/refund-proposals?state=proposed'),
+      api('GET', '/reconciliation/refund-proposals?state=awaiting_second'),
+      api('GET', '/reconciliation/divergences?status=open&limit=200'),
+    ]);
+    const open = [...awaiting, ...proposed];
     proposals.replaceChildren(...(open.length ? open.map(proposalRow) : [h('tr', {}, h('td', { colspan: 6, class: 'muted' }, 'No refund waits for a decision.'))]));
     divergences.replaceChildren(...(found.items.length ? found.items.map(divergenceRow) : [h('tr', {}, h('td', { colspan: 6, class: 'muted' }, 'Nothing open.'))]));
   } catch (error) {
@@ -36,7 +41,8 @@ function proposalRow(proposal) {
     }
     try {
       const decided = await api('POST', `/reconciliation/refund-proposals/${proposal.id}/${what}`, note.value.trim() ? { note: note.value.trim() } : {});
-      toast(what === 'approve' ? `Refund ${decided.refundId} sent.` : 'Proposal rejected.');
+      const approved = decided.state === 'awaiting_second' ? 'Approved: a second admin must approve it too before anything is sent.' : `Refund ${decided.refundId} sent.`;
+      toast(what === 'approve' ? approved : 'Proposal rejected.');
       await route();
     } catch (error) {
       toast(error.message);
@@ -49,7 +55,7 @@ function proposalRow(proposal) {
     h('td', { title: dateTime(proposal.createdAt) }, age(proposal.createdAt)),
     h('td', {}, DIVERGENCES[proposal.reason] ?? proposal.reason),
     h('td', { class: 'mono' }, proposal.providerChargeId),
-    h('td', { class: 'num' }, money(proposal.amountCents, proposal.currency)),
+    h('td', { class: 'num' }, money(proposal.amountCents, proposal.currency), proposal.approvedBy ? h('div', { class: 'muted' }, `approved by ${proposal.approvedBy}; needs a second admin`) : null),
     h('td', {}, proposal.provider),
     h(
       'td',
