@@ -248,4 +248,18 @@ export class AppConfig {
   @IsOptional() @IsString() @Length(32, 500, { message: 'EFI_WEBHOOK_HMAC must be at least 32 characters' })
   EFI_WEBHOOK_HMAC?: string;
 
+  /**
+   * Serve Efí's webhook over HTTPS with mutual TLS on this port of the api itself (only `/webhooks/efi...` there):
+   * a client without a certificate chaining to EFI_WEBHOOK_CA_PATH cannot even connect. Needs the server's own
+   * certificate and key (EFI_WEBHOOK_TLS_CERT_PATH, EFI_WEBHOOK_TLS_KEY_PATH). Unset: no such listener.
+   */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0)
+  EFI_WEBHOOK_TLS_PORT?: number;
+
+  @IsOptional() @IsString()
+  EFI_WEBHOOK_TLS_CERT_PATH?: string;
+
+  @IsOptional() @IsString()
+  EFI_WEBHOOK_TLS_KEY_PATH?: string;
+
 }

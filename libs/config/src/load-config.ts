@@ -106,7 +106,12 @@ function reconciliationScheduleProblems(config: AppConfig): string[] {
 /** Efí settings that only make sense together. Messages name variables and paths, never a secret. */
 function efiProblems(config: AppConfig): string[] {
   const problems: string[] = [];
-  for (const name of ['EFI_CERT_PATH', 'EFI_CA_PATH', 'EFI_WEBHOOK_CA_PATH'] as const) {
+  if (config.EFI_WEBHOOK_TLS_PORT !== undefined) {
+    for (const name of ['EFI_WEBHOOK_CA_PATH', 'EFI_WEBHOOK_TLS_CERT_PATH', 'EFI_WEBHOOK_TLS_KEY_PATH'] as const) {
+      if (config[name] === undefined) problems.push(`  ${name}: must be set with EFI_WEBHOOK_TLS_PORT (the webhook's mutual TLS)`);
+    }
+  }
+  for (const name of ['EFI_CERT_PATH', 'EFI_CA_PATH', 'EFI_WEBHOOK_CA_PATH', 'EFI_WEBHOOK_TLS_CERT_PATH', 'EFI_WEBHOOK_TLS_KEY_PATH'] as const) {
     const path = config[name];
     if (path === undefined) continue;
     try {
