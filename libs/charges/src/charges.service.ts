@@ -101,12 +101,16 @@ export class ChargesService {
 
   /** `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant). */
   async view(chargeId: string, merchantId: string | null): Promise<ChargeView> {
-    const charge = await this.db.getRepository(ChargeEntity).findOneBy({ id: chargeId, ...(merchantId ? { merchantId } : {}) });
-    if (!charge) throw new ChargeNotFoundError(chargeId);
-    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
-    const reviewItems = await openReviewItemsOfCharge(this.db.manager, chargeId);
-    // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
-    const chargeInReview = await hasOpenReviewItem(this.db.manager, 'charge', chargeId);
-    return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(this.db.manager, chargeId));
+    // One snapshot: a transition committing between two reads must not show an attempt beside items or refunds
+    // of another moment (a polling client acts on what it reads).
+    return this.db.transaction('REPEATABLE READ', async (em) => {
+      const charge = await em.getRepository(ChargeEntity).findOneBy({ id: chargeId, ...(merchantId ? { merchantId } : {}) });
+      if (!charge) throw new ChargeNotFoundError(chargeId);
+      const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
+      const reviewItems = await openReviewItemsOfCharge(em, chargeId);
+      // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
+      const chargeInReview = await hasOpenReviewItem(em, 'charge', chargeId);
+      return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(em, chargeId));
+    });
   }
 }

@@ -35,9 +35,13 @@ export class RefundsService {
 
   /** `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant). */
   async view(refundId: string, merchantId: string | null = null): Promise<RefundView> {
-    const refund = await this.db.getRepository(RefundEntity).findOneBy({ id: refundId, ...(merchantId ? { merchantId } : {}) });
-    if (!refund) throw new RefundNotFoundError(refundId);
-    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
-    return toRefundView(refund, attempts, await hasOpenReviewItem(this.db.manager, 'refund', refundId));
+    // One snapshot: an attempt failing (and its review item opening) between two reads must not show an
+    // unknown attempt beside the item its failure opened.
+    return this.db.transaction('REPEATABLE READ', async (em) => {
+      const refund = await em.getRepository(RefundEntity).findOneBy({ id: refundId, ...(merchantId ? { merchantId } : {}) });
+      if (!refund) throw new RefundNotFoundError(refundId);
+      const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
+      return toRefundView(refund, attempts, await hasOpenReviewItem(em, 'refund', refundId));
+    });
   }
 }
