@@ -7,6 +7,7 @@ import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@a
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
 import { createAtProvider } from './attempt.operations.js';
+import { isCapture } from './capture.sql.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
@@ -108,7 +109,7 @@ export class AttemptSender {
           -- Never a send for a charge the provider already captured through another attempt.
           AND (operation <> 'charge' OR NOT EXISTS (
                 SELECT 1 FROM charge_attempts x WHERE x.charge_id = charge_attempts.charge_id AND x.operation = 'charge'
-                   AND x.id <> charge_attempts.id AND (x.status = 'succeeded' OR x.late_captured_at IS NOT NULL)))
+                   AND x.id <> charge_attempts.id AND ${isCapture('x')}))
         RETURNING http_attempts`,
       [attemptId, this.config.SUBMIT_LEASE_MS],
     );

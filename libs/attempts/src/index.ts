@@ -7,6 +7,7 @@ export { ProviderFactApplier, type FactSource } from './provider-fact.applier.js
 export { openReviewItem } from './review-item.opener.js';
 export { lockChargeAndAttempt, type LockedAttempt } from './charge-lock.query.js';
 export { lockProviderCharge } from './provider-charge.lock.js';
+export { capturedProviderChargeId, isCapture } from './capture.sql.js';
 export * from './rules/index.js';
 export * from './attempts.errors.js';
 export { insertClaimedAttempt } from './claimed-attempt.insert.js';

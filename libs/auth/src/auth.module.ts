@@ -2,11 +2,11 @@ import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '@app/config';
 import { ApiTokenService } from './api-token.service.js';
-import { AuthFailureLimiter } from './auth-failure.limiter.js';
 import { AuthGuard } from './auth.guard.js';
 
 @Module({
-  providers: [ApiTokenService, AuthFailureLimiter, { provide: APP_GUARD, useClass: AuthGuard }],
+  // AuthFailureLimiter is the api's to provide (its rate limiter's Redis counters), globally.
+  providers: [ApiTokenService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [ApiTokenService],
 })
 export class AuthModule implements OnApplicationBootstrap {

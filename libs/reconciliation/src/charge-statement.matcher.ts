@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { capturedProviderChargeId, isCapture } from '@app/attempts';
 import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 
@@ -21,8 +22,7 @@ async function findSettleCandidates(client: PoolClient, scope: MatchScope): Prom
          OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id)
       WHERE a.provider = $1 AND a.operation = 'charge'
         AND (a.status = 'unknown'
-             OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge'
-                                                       AND (x.status = 'succeeded' OR x.late_captured_at IS NOT NULL))))
+             OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge' AND ${isCapture('x')})))
         AND s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
         AND s.created_at >= $2 AND s.created_at < $3
         AND s.amount_cents = c.amount_cents AND s.currency = c.currency
@@ -44,13 +44,13 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
        SELECT s.line_id, s.provider_charge_id, s.amount_cents, s.currency, s.created_at,
               COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
-              CASE WHEN succ.status = 'succeeded' THEN succ.provider_charge_id ELSE succ.late_capture_provider_charge_id END AS succ_pci
+              ${capturedProviderChargeId('succ')} AS succ_pci
          FROM ${STAGING_TABLE} s
          LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
          LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
          LEFT JOIN charges c ON c.id = COALESCE(a.charge_id, ar.charge_id, s.charge_ref)
          -- The charge's capture: a success, or a late capture of an attempt we had failed.
-         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND (succ.status = 'succeeded' OR succ.late_captured_at IS NOT NULL)
+         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND ${isCapture('succ')}
         WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
      ), classified AS (
        SELECT line_id, provider_charge_id, provider_charge_id AS subject, charge_id AS owner_id, attempt_id, amount_cents, currency,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptSender, lockProviderCharge } from '@app/attempts';
+import { AttemptSender, capturedProviderChargeId, isCapture, lockProviderCharge } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
 import { RefundOpener } from '@app/refunds';
@@ -85,13 +85,11 @@ export class RefundProposalsService {
     const [ours] = await em.query<Array<{ id: string; status: string }>>(
       `SELECT a.id, a.status FROM charge_attempts a
         WHERE a.operation = 'charge' AND a.provider = $1
-          AND ((a.status = 'succeeded' AND a.provider_charge_id = $2)
-               OR a.late_capture_provider_charge_id = $2
+          AND ((${isCapture('a')} AND ${capturedProviderChargeId('a')} = $2)
                OR ((a.provider_charge_id = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
                    AND a.status <> 'failed'
                    AND NOT EXISTS (SELECT 1 FROM charge_attempts c
-                                    WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND c.id <> a.id
-                                      AND (c.status = 'succeeded' OR c.late_captured_at IS NOT NULL))))
+                                    WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND c.id <> a.id AND ${isCapture('c')})))
         LIMIT 1`,
       [proposal.provider, proposal.providerChargeId, proposal.chargeId],
     );

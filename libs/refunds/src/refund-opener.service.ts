@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, ChargeNotFoundError, PreviousAttemptRecheck, hasOpenReviewItem, insertClaimedAttempt, mayOpenNewAttempt, needsRecheck, payloadHash } from '@app/attempts';
+import {
+  AttemptTransitionWriter,
+  ChargeNotFoundError,
+  PreviousAttemptRecheck,
+  capturedProviderChargeId,
+  hasOpenReviewItem,
+  insertClaimedAttempt,
+  isCapture,
+  mayOpenNewAttempt,
+  needsRecheck,
+  payloadHash,
+} from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
@@ -174,9 +185,9 @@ export class RefundOpener {
    */
   private async capturedProviderCharge(em: EntityManager, chargeId: string): Promise<string> {
     const [captured] = await em.query<Array<{ provider_charge_id: string | null }>>(
-      `SELECT CASE WHEN status = 'succeeded' THEN provider_charge_id ELSE late_capture_provider_charge_id END AS provider_charge_id
-         FROM charge_attempts
-        WHERE charge_id = $1 AND operation = 'charge' AND (status = 'succeeded' OR late_captured_at IS NOT NULL)`,
+      `SELECT ${capturedProviderChargeId('a')} AS provider_charge_id
+         FROM charge_attempts a
+        WHERE a.charge_id = $1 AND a.operation = 'charge' AND ${isCapture('a')}`,
       [chargeId],
     );
     if (!captured?.provider_charge_id) throw new ChargeNotRefundableError(chargeId);

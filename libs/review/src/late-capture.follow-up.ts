@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AttemptSender } from '@app/attempts';
+import { AttemptSender, capturedProviderChargeId, isCapture } from '@app/attempts';
 import type { ChargeAttemptEntity, ReviewFollowUp } from '@app/database';
 import { RefundOpener } from '@app/refunds';
 import type { ReviewItemRow } from './review-item.view.js';
@@ -33,9 +33,8 @@ export class LateCaptureFollowUp {
     // Any capture of this charge (late or not, by any of its attempts) is refunded through the charge, never a proposal.
     if (followUp === 'refund_needed' && refundProviderChargeId && row.charge_id) {
       const [own] = await em.query<Array<{ id: string }>>(
-        `SELECT id FROM charge_attempts
-          WHERE charge_id = $1 AND operation = 'charge'
-            AND ((status = 'succeeded' AND provider_charge_id = $2) OR late_capture_provider_charge_id = $2)`,
+        `SELECT a.id FROM charge_attempts a
+          WHERE a.charge_id = $1 AND a.operation = 'charge' AND ${isCapture('a')} AND ${capturedProviderChargeId('a')} = $2`,
         [row.charge_id, refundProviderChargeId],
       );
       if (own) throw new ReviewFollowUpMismatchError(followUp, `${refundProviderChargeId} is this charge's own capture (attempt ${own.id}): refund it through the charge (refund_capture, or POST /charges/:id/refunds), under its cap`);

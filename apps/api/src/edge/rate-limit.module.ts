@@ -1,12 +1,21 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { AuthFailureLimiter } from '@app/auth';
 import { AppConfig } from '@app/config';
+import { RedisAuthFailureLimiter } from './auth-failure.redis-limiter.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 import { TokenThrottlerGuard, hasBearer, isWebhookRoute } from './token-throttler.guard.js';
 
-/** Holds the storage as a provider, so Nest closes its Redis connection with the app. */
-@Module({ providers: [RedisThrottlerStorage], exports: [RedisThrottlerStorage] })
+/**
+ * Holds the counters as a provider, so Nest closes its Redis connection with the app; global, so the auth guard
+ * finds the failed-authentication limiter counted on the same counters.
+ */
+@Global()
+@Module({
+  providers: [RedisThrottlerStorage, { provide: AuthFailureLimiter, useClass: RedisAuthFailureLimiter }],
+  exports: [RedisThrottlerStorage, AuthFailureLimiter],
+})
 class ThrottlerStorageModule {}
 
 /**
@@ -16,6 +25,7 @@ class ThrottlerStorageModule {}
  */
 @Module({
   imports: [
+    ThrottlerStorageModule,
     ThrottlerModule.forRootAsync({
       imports: [ThrottlerStorageModule],
       inject: [AppConfig, RedisThrottlerStorage],
