@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -23,15 +23,15 @@ describe('npm start with no PostgreSQL and no Redis answering', () => {
   let embeddedPort: number;
   let apiPort: number;
   let redisPort: number;
-  const merchant = `merchant-${randomUUID()}`;
+  let tokens: { merchant: string; reviewer: string; admin: string };
 
   beforeAll(async () => {
     if (!existsSync(LAUNCHER)) throw new Error(`${LAUNCHER} is missing: run \`npm run build\` (npm test does) first`);
     dataDir = mkdtempSync(join(tmpdir(), 'charge-once-launcher-'));
     // As root the cluster runs as the `postgres` user, who must be able to reach its data folder.
     chmodSync(dataDir, 0o755);
-    const [closedPort, pgPort, port, workerPort, simPort, controlPort, closedRedisPort] = await Promise.all(
-      [1, 2, 3, 4, 5, 6, 7].map(() => freePortNumber()),
+    const [closedPort, pgPort, port, workerPort, simPort, controlPort, efiPort, closedRedisPort] = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map(() => freePortNumber()),
     );
     redisPort = closedRedisPort;
     embeddedPort = pgPort;
@@ -45,17 +45,18 @@ describe('npm start with no PostgreSQL and no Redis answering', () => {
       WORKER_HTTP_PORT: String(workerPort),
       SIMULATOR_PORT: String(simPort),
       SIMULATOR_CONTROL_PORT: String(controlPort),
+      SIMULATOR_EFI_PORT: String(efiPort),
       QUEUE_PREFIX: `launcher-${randomUUID().slice(0, 8)}`,
-      API_TOKENS: `merchant:${merchant}`,
       REDIS_URL: `redis://127.0.0.1:${closedRedisPort}`,
       LOG_LEVEL: 'warn',
     };
-    delete env.DATABASE_URL;
-    delete env.STRIPE_SECRET_KEY;
+    // A first run: no database, no provider keys, no tokens of the user's own.
+    for (const name of ['DATABASE_URL', 'API_TOKENS', 'STRIPE_SECRET_KEY', 'ASAAS_API_KEY', 'EFI_CLIENT_SECRET', 'EFI_CLIENT_ID', 'EFI_API_BASE']) delete env[name];
     launcher = spawn(process.execPath, [LAUNCHER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(async () => output, (text) => text.includes('ready: api') || launcher.exitCode !== null, 90_000, 'the launcher to be ready');
+    await waitFor(async () => output, (text) => text.includes('Ctrl-C stops everything') || launcher.exitCode !== null, 90_000, 'the launcher to be ready');
+    tokens = JSON.parse(readFileSync(join(dataDir, 'dev-tokens.json'), 'utf8')) as typeof tokens;
   }, 120_000);
   afterAll(async () => {
     if (launcher && launcher.exitCode === null) {
@@ -76,8 +77,46 @@ describe('npm start with no PostgreSQL and no Redis answering', () => {
     expect(output).toMatch(new RegExp(`nothing answers on redis://127.0.0.1:${redisPort}: starting \\S*redis-server on port ${redisPort}, data in ${join(dataDir, 'redis')}`));
   });
 
+  it('names each dev token and its holder in the ready banner, and prints the money-out path', () => {
+    expect(output).toMatch(/merchant\s+dev_merchant_\S+ {2}\(merchant demo-merchant, token name merchant-demo-merchant-[0-9a-f]{8}\)/);
+    expect(output).toMatch(/admin\s+dev_admin_\S+ {2}\(person demo-admin, token name admin-demo-admin-[0-9a-f]{8}\)/);
+    expect(output).toContain('EFI_CLIENT_SECRET is not set: Pix payouts ("efi") use the SIMULATOR too');
+    expect(output).toContain('/accounts/<account id>/payouts');
+  });
+
+  it('pays a Pix payout out of the box through the simulated Efí, and the balance shows the debit', async () => {
+    const ownerTokenName = /token name (merchant-demo-merchant-[0-9a-f]{8})/.exec(output)![1];
+    const as = (token: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extra });
+    const opened = await fetch(`http://127.0.0.1:${apiPort}/accounts`, { method: 'POST', headers: as(tokens.admin), body: JSON.stringify({ ownerTokenName, currency: 'brl' }) });
+    expect(opened.status, await opened.clone().text()).toBe(201);
+    const account = (await opened.json()) as { id: string };
+    const funded = await fetch(`http://127.0.0.1:${apiPort}/accounts/${account.id}/credits`, {
+      method: 'POST',
+      headers: as(tokens.admin, { 'Idempotency-Key': 'fund-1' }),
+      body: JSON.stringify({ amountCents: 50_000, reference: 'wire-1' }),
+    });
+    expect(funded.status).toBe(201);
+    const sent = await fetch(`http://127.0.0.1:${apiPort}/accounts/${account.id}/payouts`, {
+      method: 'POST',
+      headers: as(tokens.merchant),
+      body: JSON.stringify({ amountCents: 2_500, pixKey: 'payee@example.com.br', pixKeyType: 'email' }),
+    });
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    const payout = (await sent.json()) as { id: string };
+    // The simulated Efí settles the transfer and posts its webhook; the payout becomes certain without anyone asking.
+    const settled = await waitFor(
+      async () => (await (await fetch(`http://127.0.0.1:${apiPort}/payouts/${payout.id}`, { headers: as(tokens.merchant) })).json()) as { status: string },
+      (view) => view.status === 'succeeded',
+      20_000,
+      'the payout to succeed',
+    );
+    expect(settled.status).toBe('succeeded');
+    const balance = (await (await fetch(`http://127.0.0.1:${apiPort}/accounts/${account.id}/balance`, { headers: as(tokens.merchant) })).json()) as Record<string, number>;
+    expect(balance).toMatchObject({ availableCents: 47_500, reservedCents: 0 });
+  }, 30_000);
+
   it('serves a charge end to end on it, and stops it with everything else', async () => {
-    const headers = { Authorization: `Bearer ${merchant}`, 'content-type': 'application/json' };
+    const headers = { Authorization: `Bearer ${tokens.merchant}`, 'content-type': 'application/json' };
     const body = { orderId: `order-${randomUUID()}`, amountCents: 4990, currency: 'usd', customerId: 'cus_first_run', paymentMethodId: 'pm_card_visa' };
     const created = await fetch(`http://127.0.0.1:${apiPort}/charges`, { method: 'POST', headers, body: JSON.stringify(body) });
     expect(created.status).toBe(201);

@@ -29,13 +29,19 @@ async function main(group: ProcessGroup): Promise<void> {
   const port = readPort(env, 'PORT', 3000);
   const workerPort = readPort(env, 'WORKER_HTTP_PORT', 3001);
   const simulated = !env.STRIPE_SECRET_KEY;
-  const simPorts = { api: readPort(env, 'SIMULATOR_PORT', 12111), control: readPort(env, 'SIMULATOR_CONTROL_PORT', 12112), app: port };
+  const simPorts = {
+    api: readPort(env, 'SIMULATOR_PORT', 12111),
+    control: readPort(env, 'SIMULATOR_CONTROL_PORT', 12112),
+    efi: readPort(env, 'SIMULATOR_EFI_PORT', 12113),
+    app: port,
+  };
   // Checked first: otherwise /health could be answered by whatever already holds the port.
   await assertPortFree(port, 'PORT');
   await assertPortFree(workerPort, 'WORKER_HTTP_PORT');
   if (simulated) {
     await assertPortFree(simPorts.api, 'SIMULATOR_PORT');
     await assertPortFree(simPorts.control, 'SIMULATOR_CONTROL_PORT');
+    if (!env.EFI_CLIENT_SECRET) await assertPortFree(simPorts.efi, 'SIMULATOR_EFI_PORT');
   }
   // People read the terminal; machines read JSON (LOG_FORMAT=json keeps it under a terminal too).
   if (!env.LOG_FORMAT && process.stdout.isTTY) env.LOG_FORMAT = 'pretty';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { envTokenName, type ApiTokenEntry } from '@app/auth';
 import { say } from './terminal.js';
 
 export type DevTokens = Record<'merchant' | 'reviewer' | 'admin', string>;
@@ -23,26 +24,42 @@ export function devTokens(dataDir: string): DevTokens {
   return tokens;
 }
 
-export function apiTokensSetting(tokens: DevTokens): string {
-  return Object.entries(tokens).map(([role, token]) => `${role}:${token}`).join(',');
+/** Each dev token has its holder (the demo merchant, reviewer and admin), so the api names it predictably. */
+const HOLDERS: DevTokens = { merchant: 'demo-merchant', reviewer: 'demo-reviewer', admin: 'demo-admin' };
+
+function entries(tokens: DevTokens): ApiTokenEntry[] {
+  return (Object.keys(tokens) as Array<keyof DevTokens>).map((role) => ({ role, holder: HOLDERS[role], token: tokens[role] }));
 }
 
-/** What a newcomer needs once everything answers: where it is, the tokens, and a charge to try. */
+export function apiTokensSetting(tokens: DevTokens): string {
+  return entries(tokens).map((e) => `${e.role}:${e.holder}:${e.token}`).join(',');
+}
+
+/** What a newcomer needs once everything answers: where it is, the tokens, a charge and a payout to try. */
 export function printReady(port: number, workerPort: number, simulated: boolean, tokens: DevTokens | null): void {
-  const bearer = tokens ? tokens.merchant : '$MERCHANT_TOKEN';
-  const body = '{"orderId":"o-1","amountCents":4990,"currency":"usd","customerId":"cus_demo","paymentMethodId":"pm_card_visa"}';
+  const merchant = tokens ? tokens.merchant : '$MERCHANT_TOKEN';
+  const admin = tokens ? tokens.admin : '$ADMIN_TOKEN';
+  const merchantName = tokens ? envTokenName({ role: 'merchant', holder: HOLDERS.merchant, token: tokens.merchant }) : '<the merchant token\'s name (npm run token:list)>';
+  const api = `localhost:${port}`;
+  const json = "-H 'content-type: application/json'";
+  const charge = '{"orderId":"o-1","amountCents":4990,"currency":"usd","customerId":"cus_demo","paymentMethodId":"pm_card_visa"}';
   const lines = [
     '',
-    `ready: api http://127.0.0.1:${port} (GET /docs for the OpenAPI page, /admin/queues for the queue board with an admin token), ` +
-      `worker running (metrics on :${workerPort}/metrics)${simulated ? ', simulator running' : ''}`,
+    `ready: api http://127.0.0.1:${port} (GET /docs for the OpenAPI page, /admin/queues for the queue board with an admin token, ` +
+      `/review for the review console), worker running (metrics on :${workerPort}/metrics)${simulated ? ', simulator running' : ''}`,
     tokens
       ? 'API_TOKENS was not set, so these dev tokens are used (kept in .data/dev-tokens.json and reused by every npm start; set API_TOKENS to choose your own):'
-      : 'using the tokens from API_TOKENS (not shown); below, $MERCHANT_TOKEN stands for a merchant token',
-    ...(tokens ? Object.entries(tokens).map(([role, token]) => `  ${role.padEnd(9)} ${token}`) : []),
-    'try:',
-    `  curl -H "Authorization: Bearer ${bearer}" -X POST localhost:${port}/charges -H 'content-type: application/json' -d '${body}'`,
-    `  curl -H "Authorization: Bearer ${bearer}" -X POST localhost:${port}/charges/<id from the answer>/submit`,
-    `  curl -H "Authorization: Bearer ${bearer}" localhost:${port}/charges/<id>`,
+      : 'using the tokens from API_TOKENS (not shown); below, $MERCHANT_TOKEN and $ADMIN_TOKEN stand for your tokens',
+    ...(tokens ? entries(tokens).map((e) => `  ${e.role.padEnd(9)} ${e.token}  (${e.role === 'merchant' ? 'merchant' : 'person'} ${e.holder}, token name ${envTokenName(e)})`) : []),
+    'try a charge:',
+    `  curl -H "Authorization: Bearer ${merchant}" -X POST ${api}/charges ${json} -d '${charge}'`,
+    `  curl -H "Authorization: Bearer ${merchant}" -X POST ${api}/charges/<id from the answer>/submit`,
+    `  curl -H "Authorization: Bearer ${merchant}" ${api}/charges/<id>`,
+    'try money out (the admin opens and funds an account; its merchant sends a Pix payout):',
+    `  curl -H "Authorization: Bearer ${admin}" -X POST ${api}/accounts ${json} -d '{"ownerTokenName":"${merchantName}","currency":"brl"}'`,
+    `  curl -H "Authorization: Bearer ${admin}" -H 'Idempotency-Key: fund-1' -X POST ${api}/accounts/<account id>/credits ${json} -d '{"amountCents":50000,"reference":"wire-1"}'`,
+    `  curl -H "Authorization: Bearer ${merchant}" -X POST ${api}/accounts/<account id>/payouts ${json} -d '{"amountCents":2500,"pixKey":"payee@example.com.br","pixKeyType":"email"}'`,
+    `  curl -H "Authorization: Bearer ${merchant}" ${api}/accounts/<account id>/balance`,
     'Ctrl-C stops everything.',
     '',
   ];

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError } from '@app/common';
 import { isUniqueViolation, preparedQuery, type ApiRole } from '@app/database';
 import type { Actor } from './actor.js';
-import { parseApiTokensSetting } from './api-tokens.setting.js';
+import { envTokenName, parseApiTokensSetting } from './api-tokens.setting.js';
 import { generateToken, hashToken } from './token.hash.js';
 
 export class TokenNameTakenError extends DomainError {
@@ -127,7 +127,7 @@ export class ApiTokenService {
       await em.query(`SELECT pg_advisory_xact_lock(hashtext('charge-once:api-tokens-bootstrap'))`);
       for (const entry of entries) {
         const tokenHash = hashToken(entry.token);
-        const name = entry.holder ? `${entry.role}-${entry.holder}-${tokenHash.slice(0, 8)}` : `${entry.role}-${tokenHash.slice(0, 8)}`;
+        const name = envTokenName(entry);
         const [known] = await em.query<Array<{ id: string; name: string }>>(`SELECT id, name FROM api_tokens WHERE token_hash = $1`, [tokenHash]);
         const holder = entry.holder ?? known?.name ?? name;
         if (!known) await this.insert(em, { name, role: entry.role, holder, tokenHash, source: 'env' });

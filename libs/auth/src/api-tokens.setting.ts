@@ -1,4 +1,5 @@
 import type { ApiRole } from '@app/database';
+import { hashToken } from './token.hash.js';
 
 export interface ApiTokenEntry {
   role: ApiRole;
@@ -28,4 +29,10 @@ export function parseApiTokensSetting(setting: string | undefined): ApiTokenEntr
       if (parts.length === 3 && parts[2] && HOLDER.test(parts[1])) return { role, holder: parts[1], token: parts[2] };
       throw new Error(`${where}: expected role:token or role:holder:token (holder: letters, digits, . _ @ -)`);
     });
+}
+
+/** The name an API_TOKENS entry's token gets in api_tokens (what `ownerTokenName` and token:list show). */
+export function envTokenName(entry: ApiTokenEntry): string {
+  const short = hashToken(entry.token).slice(0, 8);
+  return entry.holder ? `${entry.role}-${entry.holder}-${short}` : `${entry.role}-${short}`;
 }

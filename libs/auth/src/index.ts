@@ -4,3 +4,4 @@ export { AuthFailureLimiter } from './auth-failure.limiter.js';
 export { Public, Roles, CurrentActor } from './auth.decorators.js';
 export { type Actor, actorHasRole, idempotencyScope, merchantScope } from './actor.js';
 export { hashToken } from './token.hash.js';
+export { envTokenName, type ApiTokenEntry } from './api-tokens.setting.js';
