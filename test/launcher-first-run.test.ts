@@ -167,6 +167,46 @@ describe('npm start with no Redis answering and no redis-server installed', () =
   });
 });
 
+describe('npm start as root from a private folder (mode 700, as mktemp -d makes)', () => {
+  it('stops with one line naming the folder the postgres user cannot enter, never an unhandled error', async () => {
+    const privateDir = mkdtempSync(join(tmpdir(), 'charge-once-private-'));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PGPORT: String(await freePortNumber()),
+      EMBEDDED_POSTGRES_PORT: String(await freePortNumber()),
+      CHARGE_ONCE_DATA_DIR: join(privateDir, '.data'),
+      PORT: String(await freePortNumber()),
+      WORKER_HTTP_PORT: String(await freePortNumber()),
+      SIMULATOR_PORT: String(await freePortNumber()),
+      SIMULATOR_CONTROL_PORT: String(await freePortNumber()),
+      SIMULATOR_EFI_PORT: String(await freePortNumber()),
+    };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, [LAUNCHER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    try {
+      if (process.getuid?.() === 0) {
+        const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+        expect(code, text).toBe(1);
+        expect(text).toContain(`the "postgres" user, who cannot enter ${privateDir} (mode 700): run \`chmod o+x ${privateDir}\`, or set DATABASE_URL`);
+        expect(text).not.toMatch(/EACCES|Unhandled|at .*\.js:\d+/);
+      } else {
+        // Not root: the cluster runs as this user, who owns the folder, so it starts.
+        await waitFor(async () => text, (t) => t.includes('starting an embedded PostgreSQL') || child.exitCode !== null, 30_000, 'the embedded PostgreSQL to start');
+        expect(text).toContain('starting an embedded PostgreSQL');
+      }
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+      rmSync(privateDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });

