@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +12,12 @@ import { waitFor } from './support/wait-for.js';
 const LAUNCHER = 'dist/apps/launcher/src/main.js';
 
 /**
- * `npm start` on a machine with no PostgreSQL: the launcher (the built one start.mjs hands over to) is pointed
- * at a closed PostgreSQL port with no DATABASE_URL, so it must start the embedded PostgreSQL, migrate it and
- * run the whole app on it.
+ * `npm start` on a machine whose PostgreSQL will not have it: the launcher (the built one start.mjs hands over
+ * to) is pointed at a PostgreSQL port that answers but refuses the passwordless `postgres` user (as a packaged
+ * PostgreSQL with scram-sha-256 does), with no DATABASE_URL, so it must say why, start the embedded PostgreSQL,
+ * migrate it and run the whole app on it.
  */
-describe('npm start with no PostgreSQL and no Redis answering', () => {
+describe('npm start with a PostgreSQL that refuses the passwordless user, and no Redis answering', () => {
   let launcher: ChildProcess;
   let output = '';
   let dataDir: string;
@@ -24,21 +25,23 @@ describe('npm start with no PostgreSQL and no Redis answering', () => {
   let apiPort: number;
   let redisPort: number;
   let tokens: { merchant: string; reviewer: string; admin: string };
+  let refusingPostgres: Server;
 
   beforeAll(async () => {
     if (!existsSync(LAUNCHER)) throw new Error(`${LAUNCHER} is missing: run \`npm run build\` (npm test does) first`);
     dataDir = mkdtempSync(join(tmpdir(), 'charge-once-launcher-'));
     // As root the cluster runs as the `postgres` user, who must be able to reach its data folder.
     chmodSync(dataDir, 0o755);
-    const [closedPort, pgPort, port, workerPort, simPort, controlPort, efiPort, closedRedisPort] = await Promise.all(
-      [1, 2, 3, 4, 5, 6, 7, 8].map(() => freePortNumber()),
+    refusingPostgres = await passwordRefusingPostgres();
+    const [pgPort, port, workerPort, simPort, controlPort, efiPort, closedRedisPort] = await Promise.all(
+      [2, 3, 4, 5, 6, 7, 8].map(() => freePortNumber()),
     );
     redisPort = closedRedisPort;
     embeddedPort = pgPort;
     apiPort = port;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      PGPORT: String(closedPort),
+      PGPORT: String((refusingPostgres.address() as AddressInfo).port),
       EMBEDDED_POSTGRES_PORT: String(pgPort),
       CHARGE_ONCE_DATA_DIR: dataDir,
       PORT: String(port),
@@ -64,6 +67,11 @@ describe('npm start with no PostgreSQL and no Redis answering', () => {
       await new Promise((resolve) => launcher.once('exit', resolve));
     }
     rmSync(dataDir, { recursive: true, force: true });
+    refusingPostgres?.close();
+  });
+
+  it('says why it does not use the PostgreSQL that answered', () => {
+    expect(output).toMatch(/the PostgreSQL on 127\.0\.0\.1:\d+ refuses the passwordless user postgres \(password authentication failed for user "postgres"\); set DATABASE_URL to use it/);
   });
 
   it('says it started the embedded PostgreSQL, on its own port, with data under the data folder', () => {
@@ -206,6 +214,23 @@ describe('npm start as root from a private folder (mode 700, as mktemp -d makes)
     }
   }, 60_000);
 });
+
+/** Answers every PostgreSQL startup message as a server whose pg_hba.conf wants a password would: 28P01. */
+async function passwordRefusingPostgres(): Promise<Server> {
+  const server = createServer((socket) => {
+    socket.once('data', () => {
+      const fields = Buffer.concat(
+        ['SFATAL', 'C28P01', 'Mpassword authentication failed for user "postgres"'].map((f) => Buffer.from(`${f}\0`)).concat(Buffer.from('\0')),
+      );
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(fields.length + 4);
+      socket.end(Buffer.concat([Buffer.from('E'), length, fields]));
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
 
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
