@@ -47,6 +47,7 @@ describe('authentication, roles and input validation', () => {
     const body = newChargeBody(override);
     const res = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
     expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
     expect(JSON.stringify(res.body.message)).toContain(field);
     expect(await stack.db.getRepository(ChargeEntity).countBy({ orderId: body.orderId as string })).toBe(0);
   });
@@ -55,6 +56,7 @@ describe('authentication, roles and input validation', () => {
     const before = await stack.db.getRepository(ChargeEntity).count();
     const res = await stack.http.post('/charges').set(stack.auth('merchant')).set('Content-Type', 'application/json').send('{"orderId": "x", ');
     expect(res.status).toBe(400);
+    expect(res.body.code).toBe('bad_request');
     expect(await stack.db.getRepository(ChargeEntity).count()).toBe(before);
   });
 

@@ -30,6 +30,7 @@ describe('the edge of the api', () => {
     const body = newChargeBody({ orderId: `order-${'x'.repeat(5000)}` });
     const res = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
     expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ statusCode: 413, code: 'body_too_large' });
     const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM charges WHERE order_id LIKE 'order-xxxx%'`);
     expect(n).toBe(0);
   });
@@ -44,6 +45,7 @@ describe('the edge of the api', () => {
 
     const refused = await second.http.get(missing).set(merchant);
     expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ statusCode: 429, code: 'rate_limited' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     // A refused request does nothing: a create is not attempted.
@@ -51,5 +53,16 @@ describe('the edge of the api', () => {
 
     expect((await stack.http.get(missing).set(stack.auth('admin'))).status).toBe(404);
     expect((await stack.http.get('/health')).status).toBe(200);
+  });
+
+  it('answers every refusal the framework makes in the one error shape, with a stable code', async () => {
+    const shape = (res: { body: Record<string, unknown> }) => ({ code: res.body.code, fields: Object.keys(res.body).sort() });
+    const fields = ['code', 'error', 'message', 'statusCode'];
+    const admin = stack.auth('admin');
+    expect(shape(await stack.http.get(`/charges/${randomUUID()}`))).toEqual({ code: 'unauthenticated', fields });
+    expect(shape(await stack.http.get(`/charges/${randomUUID()}`).set({ Authorization: 'Bearer nope' }))).toEqual({ code: 'unauthenticated', fields });
+    expect(shape(await stack.http.post('/accounts').set(stack.auth('reviewer')).send({ ownerTokenName: 'x', currency: 'brl' }))).toEqual({ code: 'forbidden_role', fields });
+    expect(shape(await stack.http.get('/no-such-route').set(admin))).toEqual({ code: 'route_not_found', fields });
+    expect(shape(await stack.http.get('/charges/not-a-uuid').set(admin))).toEqual({ code: 'bad_request', fields });
   });
 });

@@ -1,9 +1,11 @@
 import { ValidationPipe } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@app/config';
 import { DomainErrorFilter } from './domain-error.filter.js';
+import { HttpErrorFilter } from './http-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
 import { hardenHttp } from './edge/http-hardening.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
@@ -23,7 +25,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
       stopAtFirstError: false,
     }),
   );
-  app.useGlobalFilters(new DomainErrorFilter());
+  app.useGlobalFilters(new HttpErrorFilter(app.get(HttpAdapterHost)), new DomainErrorFilter());
   app.enableShutdownHooks();
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app));
   mountQueueBoard(app);
