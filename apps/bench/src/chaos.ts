@@ -13,22 +13,27 @@ import { EmbeddedCluster } from '../../launcher/src/embedded-cluster.js';
 import { freePortNumber } from './free-port.js';
 
 /**
- * `npm run chaos -- --seed=S --charges=N`: the long storm against real processes. One api and two workers on
+ * `npm run chaos -- --seed=S --charges=N [--apis=A --workers=W]`: the long storm against real processes. A apis
+ * (default 1; the client sends each call to the next one, round robin, so a double click lands on two) and W
+ * workers (default 2) on
  * an embedded PostgreSQL of its own (restarted mid-run without touching any shared database) and REDIS_URL;
  * the simulator injects every provider fault (seeded) and duplicates, reorders and drops webhooks. During the
  * load: a PostgreSQL restart, a Redis flush (every key under this run's QUEUE_PREFIX, so a shared Redis loses
- * nothing of anyone else's) and a kill -9 of a worker. Then it waits for quiet and checks DESIGN.md section 13
+ * nothing of anyone else's), a kill -9 of a worker and, with two apis or more, a kill -9 of an api. Then it waits for quiet and checks DESIGN.md section 13
  * against the provider's records. Prints faults by kind and each invariant; exits 1 on any violation.
  */
 const seed = intArg('seed', 20261203);
 const chargeCount = intArg('charges', 300);
 const concurrency = intArg('c', 12);
 const quietMinutes = intArg('quiet-minutes', 5);
+const apiCount = intArg('apis', 1);
+const workerCount = intArg('workers', 2);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `chaos-${randomUUID().slice(0, 8)}`;
 const token = randomBytes(24).toString('hex');
-const port = 3700 + Math.floor(Math.random() * 90);
-const base = `http://127.0.0.1:${port}`;
+const ports = await Promise.all(Array.from({ length: apiCount }, () => freePortNumber()));
+const bases = ports.map((p) => `http://127.0.0.1:${p}`);
+let nextApi = 0;
 const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 /** Hours of provider behaviour in seconds, so the storm quiets down within minutes. */
 const TIMINGS = {
@@ -49,7 +54,8 @@ const cluster = await EmbeddedCluster.start(join(dataDir, 'postgres'), await fre
 const databaseUrl = cluster.url('charge_once_chaos');
 await migrateDatabase(databaseUrl);
 const sim = await startSimulator({ port: 0, controlPort: 0 });
-sim.configure({ hangMs: 1500, webhook: { url: `${base}/webhooks/stripe`, duplicates: 1, reorder: true, dropRate: 0.3 } });
+// Webhooks go to the last api: with two, a webhook often lands on another process than the submit it answers.
+sim.configure({ hangMs: 1500, webhook: { url: `${bases[apiCount - 1]}/webhooks/stripe`, duplicates: 1, reorder: true, dropRate: 0.3 } });
 sim.setFaults({
   random: {
     seed,
@@ -67,25 +73,29 @@ sim.setFaults({
   },
 });
 const env = { ...TIMINGS, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator' };
-const api = startService('api', { ...env, PORT: String(port), API_TOKENS: `merchant:${token}` });
-const workers: ServiceProcess[] = [startService('worker', env), startService('worker', env)];
+const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]), API_TOKENS: `merchant:${token}` });
+const apis: ServiceProcess[] = ports.map((_, i) => startService('api', apiEnv(i)));
+const workers: ServiceProcess[] = Array.from({ length: workerCount }, () => startService('worker', env));
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
 db.on('error', () => undefined); // idle clients die with the PostgreSQL restart; queries after it reconnect
-const infra: Record<string, number> = { postgres_restarts: 0, redis_flushes: 0, worker_kill9: 0, client_retries: 0, create_answer_lost: 0 };
+const infra: Record<string, number> = { postgres_restarts: 0, redis_flushes: 0, worker_kill9: 0, api_kill9: 0, client_retries: 0, create_answer_lost: 0 };
 const started = performance.now();
 let exitCode = 0;
 
 try {
-  await waitForHealth(base, 60_000);
-  console.log(`chaos  seed=${seed} charges=${chargeCount} c=${concurrency}: api + 2 workers, embedded PostgreSQL ${cluster.port}, Redis ${redisUrl} (prefix ${prefix})`);
+  await Promise.all(bases.map((b) => waitForHealth(b, 60_000)));
+  console.log(
+    `chaos  seed=${seed} charges=${chargeCount} c=${concurrency}: ${apiCount} api(s) + ${workerCount} workers, embedded PostgreSQL ${cluster.port}, Redis ${redisUrl} (prefix ${prefix})`,
+  );
   const chargeIds: string[] = [];
   let next = 0;
-  const faultsAt = { postgres: Math.floor(chargeCount / 4), worker: Math.floor(chargeCount / 2), redis: Math.floor((3 * chargeCount) / 4) };
+  const faultsAt = { postgres: Math.floor(chargeCount / 4), api: Math.floor((3 * chargeCount) / 8), worker: Math.floor(chargeCount / 2), redis: Math.floor((3 * chargeCount) / 4) };
   const client = async () => {
     while (next < chargeCount) {
       const i = next++;
       if (i === faultsAt.postgres) void restartPostgres();
       if (i === faultsAt.worker) killAndReplaceWorker();
+      if (i === faultsAt.api && apiCount > 1) killAndReplaceApi();
       if (i === faultsAt.redis) void flushRedis();
       const body = { orderId: `chaos-${prefix}-${i}`, amountCents: 1000 + i, currency: 'usd', customerId: `cus_chaos_${i}`, paymentMethodId: 'pm_card_visa' };
       // The create carries an Idempotency-Key, so retrying it through a restart never makes two charges.
@@ -125,7 +135,7 @@ try {
     if (result.violations.length) exitCode = 1;
   }
 } finally {
-  await Promise.all([api.stop(), ...workers.map((w) => w.stop())]);
+  await Promise.all([...apis, ...workers].map((p) => p.stop()));
   await purgeRedisPrefix().catch(() => undefined);
   await db.end();
   await sim.close();
@@ -147,6 +157,7 @@ async function call(method: string, path: string, body?: unknown, idempotencyKey
   for (;;) {
     let last: string;
     try {
+      const base = bases[nextApi++ % apiCount];
       const response = await fetch(`${base}${path}`, {
         method,
         headers: idempotencyKey ? { ...headers, 'Idempotency-Key': idempotencyKey } : headers,
@@ -177,6 +188,14 @@ function killAndReplaceWorker(): void {
   workers[0].child.kill('SIGKILL');
   workers[0] = startService('worker', env);
   infra.worker_kill9++;
+}
+
+function killAndReplaceApi(): void {
+  console.log(`  [${seconds()} s] fault: kill -9 of api 0 mid-load; a new one starts on its port`);
+  apis[0].child.kill('SIGKILL');
+  // The port is free once the kernel has closed the dead process's socket.
+  apis[0].child.once('exit', () => (apis[0] = startService('api', apiEnv(0))));
+  infra.api_kill9++;
 }
 
 async function flushRedis(): Promise<void> {

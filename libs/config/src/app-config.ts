@@ -21,7 +21,8 @@ export class AppConfig {
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Redis key prefix of every queue; lets several deployments (or test files) share one Redis. */
-  @IsString() @Matches(/^[A-Za-z0-9:_-]+$/, { message: 'QUEUE_PREFIX may contain letters, digits, ":", "_" and "-"' })
+  // Braces make the prefix a Redis Cluster hash tag ({charge-once}): every key of a queue then lives in one slot.
+  @IsString() @Matches(/^(\{[A-Za-z0-9:_-]+\}|[A-Za-z0-9:_-]+)$/, { message: 'QUEUE_PREFIX may contain letters, digits, ":", "_" and "-", or be such a name in {braces} (a Redis Cluster hash tag)' })
   QUEUE_PREFIX = 'charge-once';
 
   @Type(() => Number) @IsInt() @Min(0)

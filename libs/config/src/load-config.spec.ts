@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RESOLUTION_BACKOFF_MS: '2000,,5000' })).toThrow(/RESOLUTION_BACKOFF_MS: entry 2 \(""\) is not a whole number/);
   });
 
+  it('takes QUEUE_PREFIX as a name or as a Redis Cluster hash tag in braces, and nothing else', () => {
+    expect(loadConfig({ QUEUE_PREFIX: '{charge-once}' }).QUEUE_PREFIX).toBe('{charge-once}');
+    expect(loadConfig({ QUEUE_PREFIX: 'prod:eu-1' }).QUEUE_PREFIX).toBe('prod:eu-1');
+    for (const bad of ['{charge-once', 'a b', '{x}y']) expect(() => loadConfig({ QUEUE_PREFIX: bad })).toThrow(/QUEUE_PREFIX/);
+  });
+
   it('converts numeric settings from strings', () => {
     expect(loadConfig({ RESOLUTION_MAX_TRIES: '12' }).RESOLUTION_MAX_TRIES).toBe(12);
   });
