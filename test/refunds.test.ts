@@ -7,6 +7,7 @@ import { committedCents, getRefund, postRefund, refund, succeededCharge } from '
 import { insertRefundProposal } from './support/reconciliation.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
+import { countFaultsFrom } from './support/fault-counter.js';
 
 /**
  * Issue 12: money back through the same attempt model, never more than was captured. Real api + worker,
@@ -101,12 +102,13 @@ describe('refunds', () => {
   it('500 before create: not found, failed and its amount released; a retry re-checks, opens a new attempt and refunds once', async () => {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     const charge = await succeededCharge(stack, { customerId });
+    const faults = countFaultsFrom(stack.sim);
     stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
     const created = await refund(stack, charge.id, 1500);
     const failed = await waitFor(() => getRefund(stack, created.id), (r) => r.status === 'failed', 10_000, 'the refund to fail as not found');
     const first = failed.attempts[0];
     expect(first.resolvedBy).toBe('resolver');
-    expect(stack.sim.stats().faultsInjected['500_before_create']).toBe(1);
+    expect(faults('500_before_create')).toBe(1);
     expect(await transitionsOf(stack, first.id)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→failed:resolver']);
     expect(await committedCents(stack, charge.id)).toBe(0);
     expect((await getCharge(stack, charge.id)).refunds).toEqual([{ id: created.id, amountCents: 1500, status: 'failed' }]);

@@ -7,6 +7,7 @@ import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
+import { countFaultsFrom } from './support/fault-counter.js';
 
 describe('resolving unknown attempts by asking the provider', () => {
   let stack: TestStack;
@@ -35,6 +36,7 @@ describe('resolving unknown attempts by asking the provider', () => {
 
   it('500 before create: not found inside the window (retries observed), failed after it; a new attempt then succeeds once', async () => {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    const faults = countFaultsFrom(stack.sim);
     stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
     // Search lags a minute behind; the resolver's strongly consistent list does not, so only the short
     // processing grace (400 ms here) separates "not found yet" from "never created".
@@ -47,7 +49,7 @@ describe('resolving unknown attempts by asking the provider', () => {
     expect(lookups.length).toBeGreaterThanOrEqual(2);
     expect(lookups.every((l) => l.outcome === 'not_found')).toBe(true);
     expect(await transitionsOf(stack, attemptId)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→failed:resolver']);
-    expect(stack.sim.stats().faultsInjected['500_before_create']).toBe(1);
+    expect(faults('500_before_create')).toBe(1);
     expect(stack.sim.stats().requests.searches).toBe(0);
 
     const retried = await submit(stack, charge.id);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
+import { countFaultsFrom } from './support/fault-counter.js';
 
 /** Retries are queued jobs run by the worker, with the same key and the same bytes every time. */
 describe('retrying a pending attempt', () => {
@@ -14,6 +15,7 @@ describe('retrying a pending attempt', () => {
 
   it('after a 429 the worker resends the same key and byte-identical payload, and the charge succeeds once', async () => {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    const faults = countFaultsFrom(stack.sim);
     stack.sim.setFaults({ rules: [{ fault: '429', match: { customerId }, times: 2 }] });
     const charge = await createCharge(stack, { customerId });
     const first = await submit(stack, charge.id);
@@ -25,7 +27,7 @@ describe('retrying a pending attempt', () => {
     const requests = stack.sim.requests(attempt.idempotencyKey);
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((r) => r.rawBody)).size).toBe(1);
-    expect(stack.sim.stats().faultsInjected['429']).toBe(2);
+    expect(faults('429')).toBe(2);
     expect(stack.sim.stats().createsByIdempotencyKey[attempt.idempotencyKey]).toBe(1);
     expect(await transitionsOf(stack, attempt.id)).toEqual(['new→pending:submit', 'pending→succeeded:submit']);
   });
