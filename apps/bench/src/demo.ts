@@ -1,17 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { envTokenName } from '@app/auth';
 import { migrateDatabase } from '@app/database';
 import { signStripePayload } from '@app/gateways';
-import { startSimulator, type CreateFault } from '@app/simulator';
+import { startEfiSimulator, startSimulator, type CreateFault } from '@app/simulator';
 import { startService, waitForHealth } from './bench-process.js';
 
 /**
- * `npm run demo`: a guided tour with real processes. It starts the Stripe simulator, an api and a worker
+ * `npm run demo`: a guided tour with real processes. It starts the Stripe and Efí simulators, an api and a worker
  * (timings compressed to seconds), then walks through the failures this service exists for and prints what
  * happened at the provider, so the claim "never charged twice" can be watched rather than believed.
  */
 const port = 3800 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
 const token = randomBytes(24).toString('hex');
+const adminToken = randomBytes(24).toString('hex');
 const databaseUrl = process.env.DEMO_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_demo';
 const timings = {
   PROVIDER_READ_TIMEOUT_MS: '1000',
@@ -24,7 +26,21 @@ const timings = {
 
 await migrateDatabase(databaseUrl);
 const sim = await startSimulator({ port: 0, controlPort: 0, webhook: { url: `${base}/webhooks/stripe`, duplicates: 1, reorder: true } });
-const env = { ...timings, PORT: String(port), DATABASE_URL: databaseUrl, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator', QUEUE_PREFIX: `demo-${randomUUID().slice(0, 8)}`, API_TOKENS: `merchant:${token}` };
+const efi = await startEfiSimulator({ hangMs: 1500 });
+const env = {
+  ...timings,
+  PORT: String(port),
+  DATABASE_URL: databaseUrl,
+  STRIPE_API_BASE: sim.apiUrl,
+  STRIPE_SECRET_KEY: 'sk_test_simulator',
+  STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator',
+  EFI_API_BASE: efi.apiUrl,
+  EFI_CLIENT_ID: 'efi_simulator_client',
+  EFI_CLIENT_SECRET: 'efi_simulator_secret',
+  EFI_PIX_KEY: 'payouts@charge-once.example',
+  QUEUE_PREFIX: `demo-${randomUUID().slice(0, 8)}`,
+  API_TOKENS: `merchant:demo-merchant:${token},admin:demo-admin:${adminToken}`,
+};
 const services = [startService('api', env), startService('worker', env)];
 
 interface View {
@@ -33,13 +49,13 @@ interface View {
   attempts: Array<{ idempotencyKey: string; status: string; httpAttempts: number; lastError: { reason?: string } | null; resolvedBy: string | null }>;
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<View> {
+async function call<T = View>(method: string, path: string, body?: unknown, as = token, extra: Record<string, string> = {}): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${as}`, 'Content-Type': 'application/json', ...extra },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return (await res.json()) as View;
+  return (await res.json()) as T;
 }
 
 const newCharge = (customerId: string) =>
@@ -97,6 +113,8 @@ try {
   const res = await fetch(`${base}/webhooks/stripe`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripePayload(forged, 'whsec_guess', Math.floor(Date.now() / 1000)) }, body: forged });
   console.log(`  answered ${res.status}: ${((await res.json()) as { message: string }).message}`);
 
+  await payoutScene();
+
   await sim.webhooksIdle();
   const stats = sim.stats();
   console.log('\nAt the provider, overall:');
@@ -106,4 +124,29 @@ try {
 } finally {
   await Promise.all(services.map((s) => s.stop()));
   await sim.close();
+  await efi.close();
+}
+
+/** Money out: Efí executes a Pix transfer, but its answer never arrives. The reservation holds until it is known. */
+async function payoutScene(): Promise<void> {
+  interface Payout { id: string; status: string; attempts: Array<{ status: string; resolvedBy: string | null; httpAttempts: number }> }
+  interface Balance { availableCents: number; reservedCents: number }
+  console.log('\n8. A Pix payout: Efí executes the transfer, then the response is lost');
+  console.log('  The money stays reserved while the outcome is unknown; the worker asks Efí by our idEnvio, finds it executed, and the reservation becomes a debit. Never sent twice.');
+  const account = await call<{ id: string }>('POST', '/accounts', { ownerTokenName: envTokenName({ role: 'merchant', holder: 'demo-merchant', token }), currency: 'brl' }, adminToken);
+  await call('POST', `/accounts/${account.id}/credits`, { amountCents: 50_000, reference: `demo-${randomUUID().slice(0, 8)}` }, adminToken, { 'Idempotency-Key': randomUUID() });
+  efi.setFaults({ rules: [{ fault: 'hang_after_create', times: 1 }] });
+  const sent = await call<Payout>('POST', `/accounts/${account.id}/payouts`, { amountCents: 12_000, pixKey: 'payee@example.com.br', pixKeyType: 'email' });
+  const balance = () => call<Balance>('GET', `/accounts/${account.id}/balance`);
+  const showPayout = (label: string, p: Payout, b: Balance) =>
+    console.log(`  ${label}: payout ${p.status} (attempt ${p.attempts.map((a) => `${a.status}${a.resolvedBy ? ` by ${a.resolvedBy}` : ''}, ${a.httpAttempts} call(s)`).join(' → ')}); balance available ${b.availableCents}, reserved ${b.reservedCents}`);
+  showPayout('right after send', sent, await balance());
+  let payout = sent;
+  for (let i = 0; i < 60 && payout.status === 'processing'; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    payout = await call<Payout>('GET', `/payouts/${payout.id}`);
+  }
+  showPayout('settled', payout, await balance());
+  const stats = efi.stats();
+  console.log(`  at Efí: ${efi.transfers().length} transfer(s), faults ${JSON.stringify(stats.faultsInjected)}, most debits for one idEnvio: ${Math.max(...Object.values(stats.debitsByIdEnvio))}`);
 }
