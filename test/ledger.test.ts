@@ -44,7 +44,7 @@ describe('ledger: accounts, balances and reservations', () => {
     const id = await newAccount();
     const balance = await stack.http.get(`/accounts/${id}/balance`).set(stack.auth('merchant'));
     expect(balance.status).toBe(200);
-    expect(balance.body).toEqual({ availableCents: 0, reservedCents: 0, currency: 'brl' });
+    expect(balance.body).toEqual({ availableCents: 0, reservedCents: 0, owedCents: 0, currency: 'brl' });
     const entries = await stack.http.get(`/accounts/${id}/entries`).set(stack.auth('merchant'));
     expect(entries.body).toEqual({ entries: [], nextCursor: null });
   });
