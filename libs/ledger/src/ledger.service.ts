@@ -97,8 +97,9 @@ export class LedgerService {
       if (result.reason === 'insufficient_available') {
         throw new InsufficientBalanceError(accountId, before.availableCents, decision.amountCents, account.currency);
       }
-      // A release or debit larger than what is reserved means the ledger itself is wrong: stop, never clamp. A
-      // reservation on an account that owes is refused by its caller under this same lock before it gets here.
+      // The payout opener refuses a payout while the account owes, under this same lock, before it gets here.
+      if (result.reason === 'account_owes') throw new Error(`account ${accountId} owes ${before.owedCents}: reservation "${reference}" refused`);
+      // A release or debit larger than what is reserved means the ledger itself is wrong: stop, never clamp.
       throw new Error(`ledger invariant broken: ${kind} of ${decision.amountCents} on account ${accountId} (${result.reason})`);
     }
 
