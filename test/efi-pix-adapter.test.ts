@@ -192,18 +192,24 @@ describe('Efí Pix adapter over mutual TLS', () => {
     expect(sim.stats().requests).toMatchObject({ sends: 0, unauthorized: 1 });
   });
 
-  it('replays a repeated idEnvio without a second debit, and refuses the idEnvio for another transfer', async () => {
+  it("answers a repeated idEnvio as Efí documents (409 id_envio_duplicado), or as configured, never with a second debit", async () => {
     const efi = gateway();
     const { idEnvio, body } = newTransfer(efi, 500);
     const first = await efi.sendPix(idEnvio, body);
-    const again = await efi.sendPix(idEnvio, body);
-    expect(again).toMatchObject({ kind: 'response', httpStatus: 200, providerChargeId: (first as { providerChargeId: string }).providerChargeId });
+    const documented = { code: 'id_envio_duplicado', message: 'O id de envio informado já foi utilizado em outro pagamento' };
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 409, providerOutcome: null, error: documented });
     const other = efi.encodePixSend({ attemptId: randomUUID(), amountCents: 501, currency: 'brl', payeePixKey: 'payee@example.com.br' });
-    expect(await efi.sendPix(idEnvio, other)).toMatchObject({ kind: 'response', httpStatus: 409, error: { code: 'id_envio_duplicado' } });
+    expect(await efi.sendPix(idEnvio, other)).toMatchObject({ kind: 'response', httpStatus: 409, error: documented });
 
-    sim.configure({ duplicateIdEnvio: 'conflict' });
-    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 409, error: { code: 'id_envio_duplicado' } });
-    expect(sim.stats()).toMatchObject({ idEnvioReplays: 1, idEnvioConflicts: 2, transfersCreated: 1 });
+    // What else a repeat may get is undocumented: each is a knob, and none of them debits again.
+    sim.configure({ duplicateIdEnvio: 'replay' });
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 200, providerChargeId: (first as { providerChargeId: string }).providerChargeId });
+    expect(await efi.sendPix(idEnvio, other)).toMatchObject({ kind: 'response', httpStatus: 409, error: documented });
+    sim.configure({ duplicateIdEnvio: 'refused_400' });
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 400, providerOutcome: null, error: documented });
+    sim.configure({ duplicateIdEnvio: 'refused_422' });
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 422, providerOutcome: null, error: { code: 'pagamento_negado' } });
+    expect(sim.stats()).toMatchObject({ idEnvioReplays: 1, idEnvioConflicts: 5, transfersCreated: 1 });
     expect(debits(idEnvio)).toBe(1);
   });
 
@@ -217,7 +223,7 @@ describe('Efí Pix adapter over mutual TLS', () => {
 
     const found = await efi.findTransfer(idEnvio);
     expect(found).toMatchObject({ kind: 'found', charges: [{ attemptId, amountCents: 2000 }] });
-    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 200 });
+    expect(await efi.sendPix(idEnvio, body)).toMatchObject({ kind: 'response', httpStatus: 409, error: { code: 'id_envio_duplicado' } });
     expect(debits(idEnvio)).toBe(1);
   });
 

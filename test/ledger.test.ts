@@ -44,7 +44,7 @@ describe('ledger: accounts, balances and reservations', () => {
     const id = await newAccount();
     const balance = await stack.http.get(`/accounts/${id}/balance`).set(stack.auth('merchant'));
     expect(balance.status).toBe(200);
-    expect(balance.body).toEqual({ availableCents: 0, reservedCents: 0, currency: 'brl' });
+    expect(balance.body).toEqual({ availableCents: 0, reservedCents: 0, owedCents: 0, currency: 'brl' });
     const entries = await stack.http.get(`/accounts/${id}/entries`).set(stack.auth('merchant'));
     expect(entries.body).toEqual({ entries: [], nextCursor: null });
   });
@@ -195,6 +195,46 @@ describe('ledger: accounts, balances and reservations', () => {
     await expectBalanceIsSumOfEntries(id);
   });
 
+  it('debits a late payout once while reservations race it: available covers what it can, the rest is owed, and nothing is reserved while it owes', async () => {
+    const id = await newAccount();
+    await fund(id, 1000);
+    await stack.db.transaction((em) => ledger.reserve(em, id, 600, 'failed-payout'));
+    await stack.db.transaction((em) => ledger.release(em, id, 'failed-payout'));
+    let sampling = true;
+    let lowest = Number.POSITIVE_INFINITY;
+    const sampler = (async () => {
+      while (sampling) {
+        const [row] = await stack.db.query<Array<{ a: string; r: string; o: string }>>(`SELECT available_cents a, reserved_cents r, owed_cents o FROM ledger_accounts WHERE id = $1`, [id]);
+        lowest = Math.min(lowest, Number(row.a), Number(row.r), Number(row.o));
+      }
+    })();
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 20 }, (_, i) => stack.db.transaction((em) => ledger.reserve(em, id, 100, `payout-${i}`))),
+      ...Array.from({ length: 5 }, () => stack.db.transaction((em) => ledger.lateDebit(em, id, 'failed-payout', 600))),
+    ]);
+    sampling = false;
+    await sampler;
+
+    const late = results.slice(20).map((r) => (r as PromiseFulfilledResult<{ replayed: boolean; entry: { owedAfterCents: number } }>).value);
+    expect(late.filter((m) => !m.replayed)).toHaveLength(1);
+    const reserved = results.slice(0, 20).filter((r) => r.status === 'fulfilled').length;
+    const final = await account(id);
+    expect(lowest).toBeGreaterThanOrEqual(0);
+    expect(final.reservedCents).toBe(reserved * 100);
+    // 1 000 in, 600 gone late: whatever the interleaving, available + reserved − owed = 400, and owed only when available is 0.
+    expect(final.availableCents + final.reservedCents - final.owedCents).toBe(400);
+    if (final.owedCents > 0) expect(final.availableCents).toBe(0);
+    const [{ after }] = await stack.db.query<Array<{ after: number }>>(
+      `SELECT count(*)::int AS after FROM ledger_entries WHERE account_id = $1 AND kind = 'reserve' AND owed_after_cents > 0`,
+      [id],
+    );
+    expect(after).toBe(0);
+    await expectBalanceIsSumOfEntries(id);
+    await expect(stack.db.query(`UPDATE ledger_accounts SET owed_cents = -1 WHERE id = $1`, [id])).rejects.toMatchObject({
+      driverError: { code: '23514', constraint: 'ledger_accounts_owed_check' },
+    });
+  });
+
   it('writes nothing when the caller’s transaction rolls back after a reservation', async () => {
     const id = await newAccount();
     await fund(id, 1000);
@@ -229,14 +269,20 @@ describe('ledger: accounts, balances and reservations', () => {
     await expect(stack.db.query(`DELETE FROM ledger_entries WHERE account_id = $1`, [id])).rejects.toThrow(/append-only/);
   });
 
+  /** Money in repays what is owed first, so the entries give available − owed (and the last entry, owed itself). */
   async function expectBalanceIsSumOfEntries(accountId: string): Promise<void> {
-    const [sums] = await stack.db.query<Array<{ available: string; reserved: string }>>(
-      `SELECT coalesce(sum(CASE kind WHEN 'credit' THEN amount_cents WHEN 'reserve' THEN -amount_cents WHEN 'release' THEN amount_cents ELSE 0 END), 0) AS available,
-              coalesce(sum(CASE kind WHEN 'reserve' THEN amount_cents WHEN 'release' THEN -amount_cents WHEN 'debit' THEN -amount_cents ELSE 0 END), 0) AS reserved
+    const [sums] = await stack.db.query<Array<{ spendable: string; reserved: string; owed: string | null }>>(
+      `SELECT coalesce(sum(CASE kind WHEN 'credit' THEN amount_cents WHEN 'reserve' THEN -amount_cents WHEN 'release' THEN amount_cents WHEN 'late_debit' THEN -amount_cents ELSE 0 END), 0) AS spendable,
+              coalesce(sum(CASE kind WHEN 'reserve' THEN amount_cents WHEN 'release' THEN -amount_cents WHEN 'debit' THEN -amount_cents ELSE 0 END), 0) AS reserved,
+              (SELECT owed_after_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1) AS owed
          FROM ledger_entries WHERE account_id = $1`,
       [accountId],
     );
     const row = await account(accountId);
-    expect({ available: row.availableCents, reserved: row.reservedCents }).toEqual({ available: Number(sums.available), reserved: Number(sums.reserved) });
+    expect({ spendable: row.availableCents - row.owedCents, reserved: row.reservedCents, owed: row.owedCents }).toEqual({
+      spendable: Number(sums.spendable),
+      reserved: Number(sums.reserved),
+      owed: Number(sums.owed ?? 0),
+    });
   }
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderFactApplier } from '@app/attempts';
 import { ApiTokenService } from '@app/auth';
 import { LedgerEntryEntity } from '@app/database';
 import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
@@ -246,7 +247,7 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     }
   });
 
-  it('puts a late REALIZADO for a payout already failed and released in front of a person, with evidence, and never debits it', async () => {
+  it('records a Pix executed after its payout failed and released as a late debit: the shortfall is owed, payouts are refused, a credit repays it first', async () => {
     const accountId = await fundedAccount(stack, 5_000);
     efi.setFaults({ rules: [{ fault: 'hang_before_create' }] });
     const res = await payout(accountId, 2_000);
@@ -254,25 +255,90 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     const idEnvio = res.body.attempts[0].transferId as string;
     expect((await settled(res.body.id)).status).toBe('failed');
     expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'release']);
+    // The released money is spent by another payout before the provider's truth arrives.
+    efi.setFaults({ rules: [] });
+    const spend = await payout(accountId, 4_000);
+    expect((await settled(spend.body.id)).status).toBe('succeeded');
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 1_000, reservedCents: 0 });
 
-    // The provider reports the transfer executed after all (a Pix that left later than any grace).
+    // The provider reports the first transfer executed after all (a Pix that left later than any grace).
+    const e2e = 'E09089356202612030000late0000001';
     const late = await stack.http
       .post(`/webhooks/efi?hmac=${WEBHOOK_HMAC}&ignorar=/pix`)
-      .send({ pix: [{ endToEndId: 'E09089356202612030000late0000001', valor: '20.00', status: 'REALIZADO', gnExtras: { idEnvio } }] });
+      .send({ pix: [{ endToEndId: e2e, valor: '20.00', status: 'REALIZADO', gnExtras: { idEnvio } }] });
     expect(late.status).toBe(200);
     expect(late.body.disposition).toBe('flagged');
-    expect(await attemptStatus(stack, attemptId)).toBe('failed');
-    const [item] = await stack.db.query<Array<{ reason: string; state: string; evidence: { findings: { fact: { outcome: string; providerChargeId: string } } } }>>(
+    // The failure is never rewritten: the execution is recorded beside it.
+    const [attempt] = await stack.db.query<Array<{ status: string; late_executed_at: Date | null; late_execution_end_to_end_id: string | null }>>(
+      `SELECT status, late_executed_at, late_execution_end_to_end_id FROM charge_attempts WHERE id = $1`,
+      [attemptId],
+    );
+    expect(attempt).toMatchObject({ status: 'failed', late_execution_end_to_end_id: e2e });
+    expect(attempt.late_executed_at).not.toBeNull();
+    // The money left, so the payout was paid, by the attempt we had failed.
+    const paid = (await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'))).body;
+    expect(paid).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ id: attemptId, status: 'failed', endToEndId: e2e, lateExecutedAt: expect.any(String) })] });
+    // 2 000 left: 1 000 from available, the 1 000 short is owed. Nothing negative anywhere.
+    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'release', 'late_debit']);
+    const owing = await stack.http.get(`/accounts/${accountId}/balance`).set(stack.auth('merchant'));
+    expect(owing.body).toEqual({ availableCents: 0, reservedCents: 0, owedCents: 1_000, currency: 'brl' });
+    expect((await stack.http.get(`/accounts/${accountId}`).set(stack.auth('merchant'))).body.owedCents).toBe(1_000);
+    const moved = async () => {
+      const [sums] = await stack.db.query<Array<{ credits: number; debits: number }>>(
+        `SELECT COALESCE(sum(amount_cents) FILTER (WHERE kind = 'credit'), 0)::float8 AS credits,
+                COALESCE(sum(amount_cents) FILTER (WHERE kind IN ('debit','late_debit')), 0)::float8 AS debits
+           FROM ledger_entries WHERE account_id = $1`,
+        [accountId],
+      );
+      return sums;
+    };
+    const owingBalance = owing.body as { availableCents: number; reservedCents: number; owedCents: number };
+    const sums = await moved();
+    expect(owingBalance.availableCents + owingBalance.reservedCents - owingBalance.owedCents).toBe(sums.credits - sums.debits);
+    expect(sums.credits - sums.debits).toBe(-1_000);
+
+    // A person sees it, with the transfer as evidence.
+    const [item] = await stack.db.query<Array<{ reason: string; state: string; evidence: { findings: { fact: { outcome: string; providerChargeId: string }; lateDebit: { amountCents: number; owedCents: number } } } }>>(
       `SELECT reason, state, evidence FROM review_items WHERE attempt_id = $1`,
       [attemptId],
     );
-    expect(item.state).toBe('open');
-    expect(item.evidence.findings.fact).toMatchObject({ outcome: 'succeeded', providerChargeId: 'E09089356202612030000late0000001' });
-    // No silent second movement: the reservation stays released, nothing debited.
-    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'release']);
-    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 5_000, reservedCents: 0 });
-    const view = await stack.http.get(`/payouts/${res.body.id}`).set(stack.auth('merchant'));
-    expect(view.body.status).toBe('in_review');
+    expect(item).toMatchObject({ reason: 'provider_success_after_failure', state: 'open' });
+    expect(item.evidence.findings.fact).toMatchObject({ outcome: 'succeeded', providerChargeId: e2e });
+    expect(item.evidence.findings.lateDebit).toMatchObject({ amountCents: 2_000, owedCents: 1_000 });
+
+    // The same fact again, through another channel (a lookup, the statement): nothing more is recorded.
+    const again = await stack.db.transaction((em) =>
+      stack.app.get(ProviderFactApplier).apply(em, attemptId, { outcome: 'succeeded', providerChargeId: e2e, amountCents: 2_000, currency: 'brl' }, { cause: 'reconciliation', actor: 'reconciliation', evidence: { lineId: 'again' } }),
+    );
+    expect(again).toEqual({ action: 'none', reason: 'already_in_that_state' });
+    expect(await entriesOf(stack, accountId, attemptId)).toEqual(['reserve', 'release', 'late_debit']);
+    const [{ findings }] = await stack.db.query<Array<{ findings: number }>>(
+      `SELECT COALESCE(jsonb_array_length(evidence->'laterFindings'), 0)::int AS findings FROM review_items WHERE attempt_id = $1`,
+      [attemptId],
+    );
+    expect(findings).toBe(0);
+
+    // While it owes, the account sends nothing, and says why.
+    const refused = await payout(accountId, 100);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'account_owes', details: { accountId, owedCents: 1_000 } });
+
+    // A credit pays the debt first; only the rest becomes available.
+    const credit = await stack.http
+      .post(`/accounts/${accountId}/credits`)
+      .set(stack.auth('admin'))
+      .set('Idempotency-Key', randomUUID())
+      .send({ amountCents: 1_500, reference: `repay-${randomUUID()}` });
+    expect(credit.status).toBe(201);
+    expect(credit.body.balance).toEqual({ availableCents: 500, reservedCents: 0, owedCents: 0, currency: 'brl' });
+    expect(credit.body.entry).toMatchObject({ kind: 'credit', amountCents: 1_500, availableAfterCents: 500, owedAfterCents: 0 });
+    const repaid = await moved();
+    expect(500 - 0).toBe(repaid.credits - repaid.debits);
+    const [negatives] = await stack.db.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM ledger_accounts WHERE available_cents < 0 OR reserved_cents < 0 OR owed_cents < 0`,
+    );
+    expect(negatives.n).toBe(0);
+    expect((await payout(accountId, 500)).status).toBe(201);
   });
 
   it('hands an unknown payout the resolver gave up on to the review queue, where a verified succeeded decision debits its reservation once', async () => {

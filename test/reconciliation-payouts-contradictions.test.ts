@@ -122,10 +122,12 @@ describe('reconciliation of Pix transfers that contradict a terminal payout atte
     expect(await attemptStatus(stack, twice.attemptId)).toBe('succeeded');
     expect(await attemptStatus(stack, late.attemptId)).toBe('failed');
 
-    // The ledger is a person's to correct: reconciliation never debits or releases on its own.
+    // A second transfer of a debited payout is a person's to correct. The transfer of the payout we had released
+    // left all the same: the statement line debits it late (the account covers it, so nothing is owed).
     expect(await entriesOf(stack, accountId, twice.attemptId)).toEqual(['reserve', 'debit']);
-    expect(await entriesOf(stack, accountId, late.attemptId)).toEqual(['reserve', 'release']);
-    expect(await balanceOf(stack, accountId)).toEqual(before);
+    expect(await entriesOf(stack, accountId, late.attemptId)).toEqual(['reserve', 'release', 'late_debit']);
+    expect(lateItem.evidence.findings).toMatchObject({ lateDebit: { amountCents: 3_000, owedCents: 0 } });
+    expect(await balanceOf(stack, accountId)).toEqual({ availableCents: before.availableCents - 3_000, reservedCents: before.reservedCents });
   });
 
   it('a re-run of the day finds the same divergences and does not put the same lines before a person again', async () => {

@@ -70,7 +70,8 @@ export class AttemptSender {
 
   private async dispatch(gateway: AttemptGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
     const result = await this.call(gateway, attempt);
-    const outcome = classifyGatewayResponse(result);
+    // The claim number counts this send: above 1, the same key went out before.
+    const outcome = classifyGatewayResponse(result, { resend: claimed > 1 });
     this.logger.log(
       { attemptId: attempt.id, chargeId: attempt.chargeId, operation: attempt.operation, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
       'provider call classified',

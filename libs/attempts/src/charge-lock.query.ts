@@ -8,7 +8,10 @@ export interface LockedAttempt {
   operation: 'charge' | 'refund' | 'payout';
   status: AttemptStatus;
   providerChargeId: string | null;
-  /** The provider charge that captured this attempt after we had failed it (charge attempts only). */
+  /**
+   * The provider charge that captured this attempt after we had failed it, or for a payout attempt the transfer
+   * (end-to-end id) the provider executed after we had failed it.
+   */
   lateCaptureProviderChargeId: string | null;
   resolvedBy: string | null;
   provider: string;
@@ -73,8 +76,8 @@ async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promi
     [attemptId],
   );
   if (payouts.length === 0) return null;
-  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; resolved_by: string | null; provider: string }>>(
-    `SELECT status, provider_charge_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
+  const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; late_execution_end_to_end_id: string | null; resolved_by: string | null; provider: string }>>(
+    `SELECT status, provider_charge_id, late_execution_end_to_end_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
     [attemptId],
   );
   return {
@@ -83,7 +86,7 @@ async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promi
     operation: 'payout',
     status: attempt.status,
     providerChargeId: attempt.provider_charge_id,
-    lateCaptureProviderChargeId: null,
+    lateCaptureProviderChargeId: attempt.late_execution_end_to_end_id,
     resolvedBy: attempt.resolved_by,
     provider: attempt.provider,
     amountCents: Number(payouts[0].amount_cents),

@@ -57,7 +57,7 @@ async function parkOpenSiblings(em: EntityManager, attempt: LockedAttempt, provi
 }
 
 /** The fact's money is the attempt's, where the fact says (a late response to our own request names none). */
-function sameMoney(fact: ProviderFact, attempt: LockedAttempt): boolean {
+export function sameMoney(fact: ProviderFact, attempt: LockedAttempt): boolean {
   const amountAgrees = fact.amountCents === null || fact.amountCents === attempt.amountCents;
   const currencyAgrees = fact.currency === null || fact.currency.toLowerCase() === attempt.currency.toLowerCase();
   return amountAgrees && currencyAgrees;

@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { uniqueOrNull } from '@app/database';
+import { LedgerService } from '@app/ledger';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { recordLateCapture } from './late-capture.recorder.js';
+import { recordLateDebit } from './late-debit.recorder.js';
 import { lockProviderCharge } from './provider-charge.lock.js';
 import { openReviewItem } from './review-item.opener.js';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
@@ -28,12 +30,16 @@ export interface FactSource {
 export class ProviderFactApplier {
   private readonly logger = new Logger(ProviderFactApplier.name);
 
-  constructor(private readonly transitions: AttemptTransitionWriter) {}
+  constructor(
+    private readonly transitions: AttemptTransitionWriter,
+    private readonly ledger: LedgerService,
+  ) {}
 
   async apply(em: EntityManager, attemptId: string, fact: ProviderFact, source: FactSource): Promise<FactDisposition> {
     const attempt = await lockChargeAndAttempt(em, attemptId);
     if (!attempt) throw new AttemptNotFoundError(attemptId);
-    // The capture we already recorded for this failed attempt, reported again (a redelivery, CONFIRMED then RECEIVED).
+    // The capture (or payout transfer) we already recorded for this failed attempt, reported again (a redelivery,
+    // CONFIRMED then RECEIVED, the statement after the webhook).
     if (attempt.status === 'failed' && fact.outcome === 'succeeded' && fact.providerChargeId !== null && fact.providerChargeId === attempt.lateCaptureProviderChargeId) {
       return { action: 'none', reason: 'already_in_that_state' };
     }
@@ -63,7 +69,9 @@ export class ProviderFactApplier {
       // A success for an attempt we failed is a capture the provider holds: recorded beside the `failed`, so the
       // charge is paid and never opens another attempt, whatever a person later acknowledges.
       const capture = await recordLateCapture(em, attempt, fact, source);
-      const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture });
+      // A payout's transfer that left after we released its money: debited now, what the account lacks owed.
+      const lateDebit = await recordLateDebit(this.ledger, em, attempt, fact);
+      const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture, ...(lateDebit ? { lateDebit } : {}) });
       // An item opened when the provider only showed a pending charge now asks about money taken.
       if (capture === 'recorded') {
         await em.query(

@@ -142,7 +142,7 @@ export class AccountsService {
 }
 
 function toBalance(account: LedgerAccountEntity): BalanceView {
-  return { availableCents: account.availableCents, reservedCents: account.reservedCents, currency: account.currency };
+  return { availableCents: account.availableCents, reservedCents: account.reservedCents, owedCents: account.owedCents, currency: account.currency };
 }
 
 function toAccountView(account: LedgerAccountEntity): AccountView {

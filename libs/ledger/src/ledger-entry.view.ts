@@ -8,6 +8,7 @@ export interface LedgerEntryView {
   reference: string;
   availableAfterCents: number;
   reservedAfterCents: number;
+  owedAfterCents: number;
   createdBy: string;
   createdAt: string;
 }
@@ -15,6 +16,8 @@ export interface LedgerEntryView {
 export interface BalanceView {
   availableCents: number;
   reservedCents: number;
+  /** Money that left beyond what was available (a payout executed after it was released): credits repay it first. */
+  owedCents: number;
   currency: string;
 }
 
@@ -34,6 +37,7 @@ export function toEntryView(entry: LedgerEntryEntity): LedgerEntryView {
     reference: entry.reference,
     availableAfterCents: entry.availableAfterCents,
     reservedAfterCents: entry.reservedAfterCents,
+    owedAfterCents: entry.owedAfterCents,
     createdBy: entry.createdBy,
     createdAt: entry.createdAt.toISOString(),
   };

@@ -80,3 +80,12 @@ export class CreditSelfConfirmationError extends DomainError {
     super(`credit request ${requestId} was asked for by ${person}: another admin must confirm it`, { requestId, requestedBy: person });
   }
 }
+
+/** A late debit is money that left after its reservation went back: one never released was never available. */
+export class ReservationNotReleasedError extends DomainError {
+  readonly code = 'reservation_not_released';
+  readonly kind = 'conflict';
+  constructor(accountId: string, reference: string) {
+    super(`account ${accountId} released no reservation with reference "${reference}": nothing to debit late`, { accountId, reference });
+  }
+}

@@ -6,6 +6,7 @@ import {
   InsufficientBalanceError,
   LedgerReferenceReusedError,
   ReservationNotFoundError,
+  ReservationNotReleasedError,
   ReservationSettledError,
 } from './ledger.errors.js';
 import { toEntryView, type LedgerMovement } from './ledger-entry.view.js';
@@ -46,6 +47,29 @@ export class LedgerService {
     return this.move(em, accountId, 'debit', null, reference, createdBy);
   }
 
+  /**
+   * Records a payout that left after its reservation (`reference`) was released: `amountCents` comes out of
+   * available, and what available cannot cover is owed. Once per reference; refused unless it was released.
+   */
+  lateDebit(em: EntityManager, accountId: string, reference: string, amountCents: number, createdBy = SYSTEM): Promise<LedgerMovement> {
+    return this.move(em, accountId, 'late_debit', amountCents, reference, createdBy);
+  }
+
+  /**
+   * The account row, locked FOR UPDATE until the caller's transaction ends: every movement takes this lock first,
+   * so what the caller decides from it (a payout refused while the account owes) holds until it commits.
+   */
+  async lockAccount(em: EntityManager, accountId: string): Promise<LedgerAccountEntity> {
+    const account = await em
+      .getRepository(LedgerAccountEntity)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.id = :accountId', { accountId })
+      .getOne();
+    if (!account) throw new AccountNotFoundError(accountId);
+    return account;
+  }
+
   private async move(
     em: EntityManager,
     accountId: string,
@@ -54,13 +78,7 @@ export class LedgerService {
     reference: string,
     createdBy: string,
   ): Promise<LedgerMovement> {
-    const account = await em
-      .getRepository(LedgerAccountEntity)
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .where('a.id = :accountId', { accountId })
-      .getOne();
-    if (!account) throw new AccountNotFoundError(accountId);
+    const account = await this.lockAccount(em, accountId);
 
     const entries = em.getRepository(LedgerEntryEntity);
     const history = await entries.find({ where: { accountId, reference } });
@@ -69,15 +87,18 @@ export class LedgerService {
     if (decision.action === 'refuse') {
       if (decision.reason === 'amount_differs') throw new LedgerReferenceReusedError(accountId, kind, reference);
       if (decision.reason === 'no_reservation') throw new ReservationNotFoundError(accountId, reference);
+      if (decision.reason === 'not_released') throw new ReservationNotReleasedError(accountId, reference);
       throw new ReservationSettledError(accountId, reference, kind);
     }
 
-    const before = { availableCents: account.availableCents, reservedCents: account.reservedCents };
+    const before = { availableCents: account.availableCents, reservedCents: account.reservedCents, owedCents: account.owedCents };
     const result = applyMovement(before, kind, decision.amountCents);
     if (!result.ok) {
       if (result.reason === 'insufficient_available') {
         throw new InsufficientBalanceError(accountId, before.availableCents, decision.amountCents, account.currency);
       }
+      // The payout opener refuses a payout while the account owes, under this same lock, before it gets here.
+      if (result.reason === 'account_owes') throw new Error(`account ${accountId} owes ${before.owedCents}: reservation "${reference}" refused`);
       // A release or debit larger than what is reserved means the ledger itself is wrong: stop, never clamp.
       throw new Error(`ledger invariant broken: ${kind} of ${decision.amountCents} on account ${accountId} (${result.reason})`);
     }
@@ -85,11 +106,12 @@ export class LedgerService {
     const updated = await em
       .createQueryBuilder()
       .update(LedgerAccountEntity)
-      .set({ availableCents: result.balance.availableCents, reservedCents: result.balance.reservedCents })
-      .where('id = :accountId AND available_cents = :available AND reserved_cents = :reserved', {
+      .set({ availableCents: result.balance.availableCents, reservedCents: result.balance.reservedCents, owedCents: result.balance.owedCents })
+      .where('id = :accountId AND available_cents = :available AND reserved_cents = :reserved AND owed_cents = :owed', {
         accountId,
         available: before.availableCents,
         reserved: before.reservedCents,
+        owed: before.owedCents,
       })
       .execute();
     if (updated.affected !== 1) throw new Error(`ledger account ${accountId} changed under its row lock`);
@@ -102,6 +124,7 @@ export class LedgerService {
         reference,
         availableAfterCents: result.balance.availableCents,
         reservedAfterCents: result.balance.reservedCents,
+        owedAfterCents: result.balance.owedCents,
         createdBy,
       }),
     );

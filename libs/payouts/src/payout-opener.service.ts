@@ -7,7 +7,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { LedgerService } from '@app/ledger';
-import { PayoutCurrencyUnsupportedError } from './payouts.errors.js';
+import { AccountOwesError, PayoutCurrencyUnsupportedError } from './payouts.errors.js';
 import type { PixKeyType } from './rules/pix-key.js';
 
 export interface NewPayout {
@@ -21,7 +21,7 @@ export interface NewPayout {
  * Phase 1 of a payout, in one short transaction before any network call: the amount is RESERVED on the account
  * (the ledger locks the account row; its CHECK keeps available >= 0 whoever races), then the payout and its
  * attempt are stored with the exact payload and the attempt already claimed for its first send. A refusal
- * (422 naming availableCents) rolls everything back, so a refused payout leaves no row behind. The reservation's
+ * (422 naming availableCents, or `account_owes` while a late debit is unpaid) rolls everything back, so a refused payout leaves no row behind. The reservation's
  * ledger reference is the attempt id, which is also the idempotency key the transfer id (idEnvio) derives from.
  */
 @Injectable()
@@ -39,6 +39,9 @@ export class PayoutOpener {
     if (currency !== 'brl') throw new PayoutCurrencyUnsupportedError(account.id, currency, this.pix.provider);
     return this.db.transaction(async (em) => {
       const attemptId = randomUUID();
+      // Under the lock the reservation takes, so no late debit can slip in between the check and the reserve.
+      const locked = await this.ledger.lockAccount(em, account.id);
+      if (locked.owedCents > 0) throw new AccountOwesError(account.id, locked.owedCents, currency);
       await this.ledger.reserve(em, account.id, input.amountCents, attemptId, actor);
       const payout = Object.assign(new PayoutEntity(), {
         id: randomUUID(),

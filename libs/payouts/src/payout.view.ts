@@ -10,8 +10,10 @@ export interface PayoutAttemptView {
   transferId: string;
   provider: string;
   status: string;
-  /** The provider's end-to-end id once known. */
+  /** The provider's end-to-end id once known (the late transfer's, for an attempt failed before it executed). */
   endToEndId: string | null;
+  /** When we learnt that the provider executed this attempt's transfer after we had failed it (its money debited late). */
+  lateExecutedAt: string | null;
   httpAttempts: number;
   lastError: object | null;
   createdAt: string;
@@ -39,14 +41,16 @@ export function toPayoutView(payout: PayoutEntity, attempts: ChargeAttemptEntity
     currency: payout.currency.trim(),
     pixKeyType: payout.pixKeyType,
     description: payout.description,
-    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status })), hasOpenReviewItem),
+    // A transfer executed after we failed its attempt is money that left: the payout was paid, by that attempt.
+    status: deriveRefundStatus(attempts.map((a) => ({ status: a.lateExecutedAt ? 'succeeded' : a.status })), hasOpenReviewItem),
     createdAt: payout.createdAt.toISOString(),
     attempts: attempts.map((a) => ({
       id: a.id,
       transferId: transferIdFor(a.id),
       provider: a.provider,
       status: a.status,
-      endToEndId: a.providerChargeId,
+      endToEndId: a.providerChargeId ?? a.lateExecutionEndToEndId,
+      lateExecutedAt: a.lateExecutedAt ? a.lateExecutedAt.toISOString() : null,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,
       createdAt: a.createdAt.toISOString(),

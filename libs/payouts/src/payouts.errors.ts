@@ -25,3 +25,12 @@ export class PayoutCurrencyUnsupportedError extends DomainError {
     super(`account ${accountId} holds ${currency}; ${provider} Pix payouts move brl only`, { accountId, currency, provider });
   }
 }
+
+/** 422: a Pix left after this account's payout was released and took more than it held; credits repay it first. */
+export class AccountOwesError extends DomainError {
+  readonly code = 'account_owes';
+  readonly kind = 'unprocessable';
+  constructor(accountId: string, owedCents: number, currency: string) {
+    super(`account ${accountId} owes ${owedCents} ${currency} cents; no payout until a credit repays it`, { accountId, owedCents, currency });
+  }
+}

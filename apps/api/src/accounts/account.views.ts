@@ -4,6 +4,7 @@ import { ApiProperty } from '@nestjs/swagger';
 export class BalanceViewDoc {
   @ApiProperty({ example: 90000 }) availableCents: number;
   @ApiProperty({ description: 'held by payouts whose outcome is not final yet', example: 10000 }) reservedCents: number;
+  @ApiProperty({ description: 'sent beyond what was available (a payout executed after it was released); credits repay it first, and no payout goes out while it is above 0', example: 0 }) owedCents: number;
   @ApiProperty({ example: 'brl' }) currency: string;
 }
 
@@ -16,11 +17,12 @@ export class AccountViewDoc extends BalanceViewDoc {
 export class LedgerEntryViewDoc {
   @ApiProperty({ description: 'sequence number, as a string' }) id: string;
   @ApiProperty({ format: 'uuid' }) accountId: string;
-  @ApiProperty({ enum: ['credit', 'reserve', 'release', 'debit'] }) kind: string;
+  @ApiProperty({ enum: ['credit', 'reserve', 'release', 'debit', 'late_debit'] }) kind: string;
   @ApiProperty() amountCents: number;
   @ApiProperty() reference: string;
   @ApiProperty() availableAfterCents: number;
   @ApiProperty() reservedAfterCents: number;
+  @ApiProperty() owedAfterCents: number;
   @ApiProperty() createdBy: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }

@@ -8,6 +8,7 @@ export class PayoutAttemptViewDto implements PayoutAttemptView {
   @ApiProperty({ example: 'efi' }) provider: string;
   @ApiProperty({ enum: ATTEMPT_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true, description: "the provider's end-to-end id once known" }) endToEndId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'when the provider was found to have executed this transfer after the attempt had failed: the payout is paid and its money debited late' }) lateExecutedAt: string | null;
   @ApiProperty() httpAttempts: number;
   @ApiProperty({ type: Object, nullable: true }) lastError: object | null;
   @ApiProperty() createdAt: string;

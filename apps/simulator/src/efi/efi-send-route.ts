@@ -29,13 +29,15 @@ export async function sendPixRoute(engine: EfiEngine, idEnvio: string, request: 
 
   const existing = engine.transfers.get(idEnvio);
   if (existing) {
-    const sameRequest = existing.fingerprint === input.fingerprint;
-    if (!sameRequest || engine.config.duplicateIdEnvio === 'conflict') {
-      engine.count.idEnvioConflicts += 1;
-      return reply(409, efiErrors.duplicate());
+    const answer = existing.fingerprint === input.fingerprint ? engine.config.duplicateIdEnvio : 'conflict';
+    if (answer === 'replay') {
+      engine.count.idEnvioReplays += 1;
+      return reply(200, transferView(existing));
     }
-    engine.count.idEnvioReplays += 1;
-    return reply(200, transferView(existing));
+    engine.count.idEnvioConflicts += 1;
+    if (answer === 'refused_400') return reply(400, efiErrors.duplicate());
+    if (answer === 'refused_422') return reply(422, efiErrors.paymentDenied());
+    return reply(409, efiErrors.duplicate());
   }
   if (engine.transfers.isInFlight(idEnvio)) return reply(409, efiErrors.inProgress());
 

@@ -62,6 +62,35 @@ const table: [string, GatewayCallResult, Expected][] = [
   ['600 out of range', response(600), { status: 'unknown', reason: 'unexpected_status' }],
 ];
 
+const e2e = 'E09089356202612030000abcd0000001';
+const idEnvioUsed: ProviderError = { code: 'id_envio_duplicado', message: 'O id de envio informado já foi utilizado em outro pagamento' };
+
+// The same key and payload sent again (an earlier request may have moved the money behind a lost answer).
+const resendTable: [string, GatewayCallResult, Expected][] = [
+  ['resend answered 409 id_envio_duplicado: the first may have executed', response(409, { error: idEnvioUsed }), { status: 'unknown', reason: 'idempotency_conflict' }],
+  ['resend answered 400 id_envio_duplicado: the reused id refused, not the transfer', response(400, { error: idEnvioUsed }), { status: 'unknown', reason: 'resend_refused' }],
+  ['resend answered 400 with a validation error: this request refused, the first may have executed', response(400, { error: { code: 'chave_invalida' } }), { status: 'unknown', reason: 'resend_refused' }],
+  ['resend answered 422 pagamento_negado: the fraud check may have refused the duplicate', response(422, { error: { code: 'pagamento_negado' } }), { status: 'unknown', reason: 'resend_refused' }],
+  ['resend answered 422 whose body shows the transfer refused (NAO_REALIZADO)', response(422, { providerOutcome: 'failed', providerChargeId: e2e }), { status: 'failed', reason: 'validation_error', providerChargeId: e2e }],
+  ['resend answered 400 whose body shows the transfer refused', response(400, { providerOutcome: 'failed' }), { status: 'failed', reason: 'validation_error' }],
+  ['resend answered 200 with the transfer executed', response(200, { providerOutcome: 'succeeded', providerChargeId: e2e }), { status: 'succeeded', reason: 'created', providerChargeId: e2e }],
+  ['resend answered 200 with the transfer refused', response(200, { providerOutcome: 'failed', providerChargeId: e2e }), { status: 'failed', reason: 'provider_failed', providerChargeId: e2e }],
+  ['resend answered 429: nothing processed', response(429), { status: 'pending', reason: 'rate_limited' }],
+  ['resend answered 400 rate_limit: nothing processed', response(400, { error: { code: 'rate_limit' } }), { status: 'pending', reason: 'rate_limited' }],
+  ['resend answered 500', response(500), { status: 'unknown', reason: 'server_error' }],
+];
+
+describe('classifyGatewayResponse of a resend', () => {
+  it.each(resendTable)('%s', (_name, result, expected) => {
+    expect(classifyGatewayResponse(result, { resend: true })).toMatchObject({ ...expected, providerChargeId: expected.providerChargeId ?? null });
+  });
+
+  it('fails a first send refused with 400 or 422 as before: nothing under its key could have moved money', () => {
+    expect(classifyGatewayResponse(response(400, { error: idEnvioUsed }), { resend: false })).toMatchObject({ status: 'failed', reason: 'validation_error' });
+    expect(classifyGatewayResponse(response(422, { error: { code: 'pagamento_negado' } }))).toMatchObject({ status: 'failed', reason: 'validation_error' });
+  });
+});
+
 describe('classifyGatewayResponse', () => {
   it.each(table)('%s', (_name, result, expected) => {
     const outcome = classifyGatewayResponse(result);

@@ -17,7 +17,7 @@ export interface AttemptOutcome {
 export type AttemptOutcomeReason =
   | 'created' | 'provider_failed' | 'created_not_final'
   | 'declined' | 'validation_error' | 'authentication_error' | 'permission_error' | 'not_found'
-  | 'idempotency_mismatch' | 'idempotency_conflict' | 'rate_limited' | 'server_error'
+  | 'idempotency_mismatch' | 'idempotency_conflict' | 'resend_refused' | 'rate_limited' | 'server_error'
   | 'unexpected_status' | 'connect_failed' | 'no_response';
 
 /**
@@ -39,7 +39,15 @@ const DEFINITIVE_REJECTIONS: Readonly<Record<number, AttemptOutcomeReason>> = {
   422: 'validation_error',
 };
 
-export function classifyGatewayResponse(result: GatewayCallResult): AttemptOutcome {
+/** How the call was made: `resend` when the same key and payload had already been sent before. */
+export interface CallContext {
+  resend: boolean;
+}
+
+/** Refusals that, answering a resend, may be the provider refusing the reused key (Efí's idEnvio), not the transfer. */
+const RESEND_AMBIGUOUS = new Set([400, 422]);
+
+export function classifyGatewayResponse(result: GatewayCallResult, context: CallContext = { resend: false }): AttemptOutcome {
   if (result.kind === 'connect_failed') {
     // Nothing reached the provider: resending the same key and bytes later is safe.
     return outcome('pending', 'connect_failed', null, transportError(result));
@@ -71,6 +79,12 @@ export function classifyGatewayResponse(result: GatewayCallResult): AttemptOutco
   }
   // Another request with this key is in flight: it may be creating the charge right now.
   if (httpStatus === 409) return outcome('unknown', 'idempotency_conflict', providerChargeId, error);
+  // A resend refused proves only that this request was refused: an earlier one under the same key may have moved
+  // the money (a transfer executed behind a lost answer). Only a body showing the operation itself refused says
+  // otherwise; anything else is unknown, settled by a lookup, never a failure that releases money gone.
+  if (context.resend && RESEND_AMBIGUOUS.has(httpStatus) && result.providerOutcome !== 'failed') {
+    return outcome('unknown', 'resend_refused', providerChargeId, error);
+  }
   const rejection = DEFINITIVE_REJECTIONS[httpStatus];
   // A 402 decline keeps the provider's charge id: Stripe creates the payment intent before declining.
   if (rejection !== undefined) return outcome('failed', rejection, providerChargeId, error);

@@ -18,6 +18,7 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 // One success-bearing attempt per charge: a success, or a failed attempt the provider captured late.
 @Index('uq_charge_attempts_one_capture_per_charge', ['chargeId'], { unique: true, where: `"operation" = 'charge' AND ("status" = 'succeeded' OR "late_captured_at" IS NOT NULL)` })
 @Index('uq_charge_attempts_late_capture_provider_charge_id', ['lateCaptureProviderChargeId'], { unique: true, where: `"late_capture_provider_charge_id" IS NOT NULL` })
+@Index('uq_charge_attempts_late_execution_end_to_end_id', ['provider', 'lateExecutionEndToEndId'], { unique: true, where: `"late_execution_end_to_end_id" IS NOT NULL` })
 @Index('uq_charge_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
 @Index('uq_charge_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
 @Index('uq_charge_attempts_open_per_payout', ['payoutId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'payout'` })
@@ -32,6 +33,10 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 @Check(
   'charge_attempts_late_capture_check',
   `(late_captured_at IS NULL AND late_capture_provider_charge_id IS NULL) OR (late_captured_at IS NOT NULL AND late_capture_provider_charge_id IS NOT NULL AND status = 'failed' AND operation = 'charge')`,
+)
+@Check(
+  'charge_attempts_late_execution_check',
+  `(late_executed_at IS NULL) = (late_execution_end_to_end_id IS NULL) AND (late_executed_at IS NULL OR (status = 'failed' AND operation = 'payout'))`,
 )
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
@@ -79,6 +84,9 @@ export class ChargeAttemptEntity {
    */
   @Column('timestamptz', { name: 'late_captured_at', nullable: true }) lateCapturedAt: Date | null;
   @Column('text', { name: 'late_capture_provider_charge_id', nullable: true }) lateCaptureProviderChargeId: string | null;
+  /** A payout attempt we failed whose transfer the provider executed after all: when we learnt it, and which transfer. */
+  @Column('timestamptz', { name: 'late_executed_at', nullable: true }) lateExecutedAt: Date | null;
+  @Column('text', { name: 'late_execution_end_to_end_id', nullable: true }) lateExecutionEndToEndId: string | null;
   @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
   @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
   @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;

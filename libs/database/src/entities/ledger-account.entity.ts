@@ -12,6 +12,7 @@ import { MerchantEntity } from './merchant.entity.js';
 @Index('ix_ledger_accounts_merchant', ['merchantId', 'createdAt'])
 @Check('ledger_accounts_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('ledger_accounts_balance_check', `available_cents >= 0 AND reserved_cents >= 0`)
+@Check('ledger_accounts_owed_check', `owed_cents >= 0`)
 export class LedgerAccountEntity {
   @PrimaryColumn('uuid') id: string;
   /** The merchant token (by name) that may see and spend this account. */
@@ -27,6 +28,8 @@ export class LedgerAccountEntity {
   @Column('char', { length: 3 }) currency: string;
   @Column('bigint', { name: 'available_cents', default: 0, transformer: bigintNumber }) availableCents: number;
   @Column('bigint', { name: 'reserved_cents', default: 0, transformer: bigintNumber }) reservedCents: number;
+  /** Money that left beyond what was available (a Pix executed after its payout was released): credits repay it first. */
+  @Column('bigint', { name: 'owed_cents', default: 0, transformer: bigintNumber }) owedCents: number;
   @Column('text', { name: 'created_by' }) createdBy: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

@@ -2,7 +2,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { bigintNumber } from './bigint-number.transformer.js';
 import { LedgerAccountEntity } from './ledger-account.entity.js';
 
-export type LedgerEntryKind = 'credit' | 'reserve' | 'release' | 'debit';
+export type LedgerEntryKind = 'credit' | 'reserve' | 'release' | 'debit' | 'late_debit';
 
 /**
  * One balance movement, append-only (a trigger refuses UPDATE and DELETE). The unique (account, kind, reference)
@@ -11,7 +11,7 @@ export type LedgerEntryKind = 'credit' | 'reserve' | 'release' | 'debit';
 @Entity('ledger_entries')
 @Unique('UQ_ledger_entries_account_kind_reference', ['accountId', 'kind', 'reference'])
 @Index('uq_ledger_entries_one_settlement', ['accountId', 'reference'], { unique: true, where: `kind IN ('release','debit')` })
-@Check('ledger_entries_kind_check', `kind IN ('credit','reserve','release','debit')`)
+@Check('ledger_entries_kind_check', `kind IN ('credit','reserve','release','debit','late_debit')`)
 @Check('ledger_entries_amount_cents_check', `amount_cents > 0`)
 export class LedgerEntryEntity {
   /** A sequence: the keyset cursor of the entries listing. */
@@ -27,6 +27,7 @@ export class LedgerEntryEntity {
   /** The account's balance right after this entry: an audit trail that needs no replay to read. */
   @Column('bigint', { name: 'available_after_cents', transformer: bigintNumber }) availableAfterCents: number;
   @Column('bigint', { name: 'reserved_after_cents', transformer: bigintNumber }) reservedAfterCents: number;
+  @Column('bigint', { name: 'owed_after_cents', default: 0, transformer: bigintNumber }) owedAfterCents: number;
   @Column('text', { name: 'created_by' }) createdBy: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

@@ -90,7 +90,7 @@ export class EfiPixGateway extends PixPayoutGateway {
       // resend under the same idEnvio as a refused connection, and a payout must not fail for a stale token.
       return { kind: 'connect_failed', errorCode: 'OAUTH_TOKEN_REFUSED', message: 'access token refused (401), transfer not executed', durationMs: result.durationMs };
     }
-    return toSendPixResult(result);
+    return toSendPixResult(result, idEnvio);
   }
 
   async findTransfer(transferId: string): Promise<LookupResult> {

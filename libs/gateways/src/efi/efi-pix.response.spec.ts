@@ -21,13 +21,18 @@ describe('toSendPixResult', () => {
     ['Efí error shape', response(409, { nome: 'id_envio_duplicado', mensagem: 'já utilizado' }), { httpStatus: 409, providerOutcome: null, providerChargeId: null, error: { code: 'id_envio_duplicado', message: 'já utilizado' } }],
     ['a 5xx whose body claims a status proves nothing', response(500, sent('REALIZADO')), { httpStatus: 500, providerOutcome: null }],
     ['a proxy page', response(502, '<html>bad gateway</html>'), { httpStatus: 502, body: '<html>bad gateway</html>', error: null }],
+    // A refusal proves the transfer refused only when it shows this transfer NAO_REALIZADO.
+    ['a 4xx showing this transfer refused', response(422, sent('NAO_REALIZADO')), { httpStatus: 422, providerOutcome: 'failed', providerChargeId: 'E0908935620261202' }],
+    ['a 4xx showing another transfer refused proves nothing', response(422, sent('NAO_REALIZADO', { idEnvio: 'outro123' })), { providerOutcome: null, providerChargeId: null }],
+    ['a 4xx showing this transfer executed proves no refusal', response(409, sent('REALIZADO')), { providerOutcome: null, providerChargeId: null }],
+    ["Efí's documented 422 names no transfer", response(422, { nome: 'pagamento_negado', mensagem: 'Pagamento negado por análises' }), { providerOutcome: null, error: { code: 'pagamento_negado' } }],
   ])('%s', (_title, http, expected) => {
-    expect(toSendPixResult(http)).toMatchObject({ kind: 'response', ...expected });
+    expect(toSendPixResult(http, ID)).toMatchObject({ kind: 'response', ...expected });
   });
 
   it('passes transport failures through untouched', () => {
     const failure: ProviderHttpResult = { kind: 'no_response', errorCode: 'READ_TIMEOUT', message: 'x', durationMs: 400 };
-    expect(toSendPixResult(failure)).toBe(failure);
+    expect(toSendPixResult(failure, ID)).toBe(failure);
   });
 });
 

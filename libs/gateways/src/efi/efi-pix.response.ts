@@ -39,12 +39,22 @@ export function readSentPix(body: unknown): EfiSentPixView | null {
   };
 }
 
-/** Reads a send: a transport failure passes through; a response keeps its status, error and the sent Pix's state. */
-export function toSendPixResult(http: ProviderHttpResult): GatewayCallResult {
+/**
+ * Reads a send: a transport failure passes through; a response keeps its status, error and the sent Pix's state.
+ * A refusal (4xx) carries a state only when its body shows this very transfer (`idEnvio`) NAO_REALIZADO: that alone
+ * proves a resend's refusal is the transfer's, not just this request's (an earlier request may have executed).
+ */
+export function toSendPixResult(http: ProviderHttpResult, idEnvio: string): GatewayCallResult {
   // Efí documents no replay marker: a repeated idEnvio is recognised by the state it returns, not a header.
   return toCreateCallResult(http, (json, response) => {
-    const sent = response.status >= 200 && response.status < 300 ? readSentPix(json) : null;
-    return { providerChargeId: sent?.endToEndId ?? null, providerOutcome: sent ? mapEfiPixStatus(sent.status) : null, error: readEfiError(json) };
+    const error = readEfiError(json);
+    if (response.status >= 200 && response.status < 300) {
+      const sent = readSentPix(json);
+      return { providerChargeId: sent?.endToEndId ?? null, providerOutcome: sent ? mapEfiPixStatus(sent.status) : null, error };
+    }
+    const refused = response.status < 500 ? readSentPix(json) : null;
+    const proven = refused?.idEnvio?.toLowerCase() === idEnvio.toLowerCase() && mapEfiPixStatus(refused.status) === 'failed';
+    return { providerChargeId: proven ? refused.endToEndId : null, providerOutcome: proven ? 'failed' : null, error };
   });
 }
 

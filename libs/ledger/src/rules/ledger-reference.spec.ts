@@ -20,6 +20,11 @@ describe('decideForReference', () => {
     ['a debit after a release is refused', 'debit', null, [reserved, { kind: 'release', amountCents: 700 }], { action: 'refuse', reason: 'settled_otherwise' }],
     ['a release without a reservation is refused', 'release', null, [], { action: 'refuse', reason: 'no_reservation' }],
     ['a debit without a reservation is refused', 'debit', null, [{ kind: 'credit', amountCents: 700 }], { action: 'refuse', reason: 'no_reservation' }],
+    ['a late debit after a release applies for the transfer', 'late_debit', 700, [reserved, { kind: 'release', amountCents: 700 }], { action: 'apply', amountCents: 700 }],
+    ['a repeated late debit replays', 'late_debit', 700, [reserved, { kind: 'release', amountCents: 700 }, { kind: 'late_debit', amountCents: 700 }], { action: 'replay' }],
+    ['a late debit for another amount is refused', 'late_debit', 70, [reserved, { kind: 'release', amountCents: 700 }, { kind: 'late_debit', amountCents: 700 }], { action: 'refuse', reason: 'amount_differs' }],
+    ['a late debit of a debited reservation is refused', 'late_debit', 700, [reserved, { kind: 'debit', amountCents: 700 }], { action: 'refuse', reason: 'settled_otherwise' }],
+    ['a late debit of a reservation still held is refused', 'late_debit', 700, [reserved], { action: 'refuse', reason: 'not_released' }],
   ])('%s', (_title, kind, requested, history, expected) => {
     expect(decideForReference(kind, requested, history)).toEqual(expected);
   });
