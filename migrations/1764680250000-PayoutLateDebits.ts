@@ -30,10 +30,14 @@ export class PayoutLateDebits1764680250000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    // Entries are append-only: the trigger is set aside only while the late debits this migration allowed go.
-    await q.query(`ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_append_only`);
-    await q.query(`DELETE FROM ledger_entries WHERE kind = 'late_debit'`);
-    await q.query(`ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_append_only`);
+    // A recorded late debit is money that left: rolling back over one would forget a debt (and, with the attempt's
+    // mark gone, let the same transfer be debited again after the next up). Refuse rather than rewrite the ledger.
+    const [held] = (await q.query(
+      `SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE kind = 'late_debit')
+           OR EXISTS (SELECT 1 FROM ledger_accounts WHERE owed_cents > 0)
+           OR EXISTS (SELECT 1 FROM charge_attempts WHERE late_executed_at IS NOT NULL) AS held`,
+    )) as Array<{ held: boolean }>;
+    if (held.held) throw new Error('cannot revert PayoutLateDebits: late debits or debts are recorded; they would be lost');
     await q.query(`DROP INDEX uq_charge_attempts_late_execution_end_to_end_id`);
     await q.query(`
       ALTER TABLE charge_attempts

@@ -72,8 +72,8 @@ export class ProviderFactApplier {
       // A payout's transfer that left after we released its money: debited now, what the account lacks owed.
       const lateDebit = await recordLateDebit(this.ledger, em, attempt, fact);
       const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture, ...(lateDebit ? { lateDebit } : {}) });
-      // An item opened when the provider only showed a pending charge now asks about money taken.
-      if (capture === 'recorded') {
+      // An item opened when the provider only showed a pending charge (or transfer) now asks about money that moved.
+      if (capture === 'recorded' || lateDebit !== null) {
         await em.query(
           `UPDATE review_items SET reason = 'provider_success_after_failure', updated_at = now()
             WHERE attempt_id = $1 AND state <> 'closed' AND reason = 'provider_charge_after_not_found'`,
