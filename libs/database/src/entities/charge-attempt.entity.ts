@@ -33,6 +33,7 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
   'charge_attempts_late_capture_check',
   `(late_captured_at IS NULL AND late_capture_provider_charge_id IS NULL) OR (late_captured_at IS NOT NULL AND late_capture_provider_charge_id IS NOT NULL AND status = 'failed' AND operation = 'charge')`,
 )
+@Check('charge_attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_charge_id IS NOT NULL)`)
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
@@ -79,6 +80,11 @@ export class ChargeAttemptEntity {
    */
   @Column('timestamptz', { name: 'late_captured_at', nullable: true }) lateCapturedAt: Date | null;
   @Column('text', { name: 'late_capture_provider_charge_id', nullable: true }) lateCaptureProviderChargeId: string | null;
+  /**
+   * A created charge that waits for its payer (an Asaas boleto or Pix before its due date and grace): still open,
+   * but no unknown. No resolution try counts against it before this instant, when it is checked (migration 1764680260000).
+   */
+  @Column('timestamptz', { name: 'awaiting_payment_until', nullable: true }) awaitingPaymentUntil: Date | null;
   @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
   @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
   @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;
