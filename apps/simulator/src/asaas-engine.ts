@@ -6,7 +6,7 @@ import { ASAAS_EVENT_TYPES, asaasEventForStatus, buildAsaasEvent } from './asaas
 import type { AsaasEvent, AsaasEventType } from './asaas-events.js';
 import { AsaasPaymentLedger } from './asaas-ledger.js';
 import { ASAAS_SIM_STATUSES, newAsaasPayment } from './asaas-payment.js';
-import type { AsaasPayment, AsaasPaymentStatus, CreatePaymentParams } from './asaas-payment.js';
+import type { AsaasPayment, AsaasPaymentStatus, AsaasRefund, CreatePaymentParams } from './asaas-payment.js';
 import type { SimulatorConfig } from './simulator-config.js';
 import type { SimulatorStats } from './simulator-stats.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -99,6 +99,29 @@ export class AsaasEngine {
     payment.deleted = true;
     this.webhooks.emit([buildAsaasEvent('PAYMENT_DELETED', payment, Date.now())]);
     return true;
+  }
+
+  /** Reais not yet refunded, in cents (refunds not CANCELLED count). */
+  refundableCents(payment: AsaasPayment): number {
+    const refunded = (payment.refunds ?? []).filter((r) => r.status !== 'CANCELLED').reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+    return Math.round(payment.value * 100) - refunded;
+  }
+
+  /** `POST /v3/payments/{id}/refund`, already validated: the refund is DONE at once, announced like Asaas's events. */
+  refundPayment(payment: AsaasPayment, valueCents: number, description: string | null): AsaasRefund {
+    const now = Date.now();
+    const refund: AsaasRefund = {
+      dateCreated: new Date(now).toISOString().replace('T', ' ').slice(0, 19),
+      status: 'DONE',
+      value: valueCents / 100,
+      description,
+      transactionReceiptUrl: `https://sandbox.asaas.com/comprovantes/${payment.id.slice(4)}${(payment.refunds ?? []).length}`,
+    };
+    payment.refunds = [...(payment.refunds ?? []), refund];
+    const whole = this.refundableCents(payment) === 0;
+    if (whole) payment.status = 'REFUNDED';
+    this.webhooks.emit([buildAsaasEvent(whole ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED', payment, now)]);
+    return refund;
   }
 
   /** One event about an existing payment, now, outside the knobs; `forged` carries the wrong token. */

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asaasError } from './asaas-create-params.js';
 import { createAsaasPaymentRoute } from './asaas-create-route.js';
-import { deleteAsaasPaymentRoute } from './asaas-payment-actions.route.js';
+import { deleteAsaasPaymentRoute, refundAsaasPaymentRoute } from './asaas-payment-actions.route.js';
 import type { AsaasEngine } from './asaas-engine.js';
 import { requestUrl, sendJson } from './http-io.js';
 
 const PAYMENT_PATH = /^\/v3\/payments\/([^/]+)$/;
+const REFUND_PATH = /^\/v3\/payments\/([^/]+)\/refund$/;
 const DEFAULT_LIMIT = 10;
 
 /** The Asaas-imitating API under `/v3/` (provider-contracts.md §3). Any error inside becomes a 500. */
@@ -27,6 +28,8 @@ async function route(engine: AsaasEngine, request: IncomingMessage, response: Se
     return reply(401, asaasError('invalid_access_token', 'A chave de API fornecida é inválida'));
   }
   if (method === 'POST' && url.pathname === '/v3/payments') return createAsaasPaymentRoute(engine, request, response);
+  const refundOf = REFUND_PATH.exec(url.pathname)?.[1];
+  if (method === 'POST' && refundOf) return refundAsaasPaymentRoute(engine, decodeURIComponent(refundOf), request, response);
   const paymentId = PAYMENT_PATH.exec(url.pathname)?.[1];
   if (method === 'DELETE' && paymentId) return deleteAsaasPaymentRoute(engine, decodeURIComponent(paymentId), response);
   if (method !== 'GET') return reply(404, asaasError('not_found', `${method} ${url.pathname} não existe`));

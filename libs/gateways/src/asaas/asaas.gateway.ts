@@ -3,11 +3,12 @@ import { parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, CancelResult, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import type { AttemptReference, CancelResult, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup.results.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
 import { asaasStatementLines } from './asaas-statement.reader.js';
+import { asaasRefundsOf, decodeAsaasRefund, encodeAsaasRefund, toAsaasRefundResult } from './asaas-refund.js';
 import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge.encoding.js';
 import { readAsaasError, readPayment, toAsaasCreateResult, toAsaasProviderCharge } from './asaas-payment.response.js';
 
@@ -108,6 +109,36 @@ export class AsaasGateway extends PaymentGateway {
     }
     const message = `more than ${MAX_PAGES * PAGE_SIZE} payments under one reference; the list was not read to the end`;
     return { kind: 'error', message, httpStatus: null, durationMs: elapsedSince(startedAt) };
+  }
+
+  override encodeRefund(request: RefundRequest): string {
+    return encodeAsaasRefund(request);
+  }
+
+  /** One `POST /v3/payments/{id}/refund`: no key to send, so only a send proven never to have arrived is repeated. */
+  override async createRefund(_idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
+    const { paymentId, body, attemptId } = decodeAsaasRefund(encodedBody);
+    const result = await this.http.send({
+      method: 'POST',
+      url: `${this.apiBase}/v3/payments/${encodeURIComponent(paymentId)}/refund`,
+      headers: { ...this.#headers, 'Content-Type': 'application/json' },
+      body,
+    });
+    return toAsaasRefundResult(result, attemptId);
+  }
+
+  /**
+   * The refunded payment read by id, and our refund among its `refunds[]`. Whether a refund shows there at once is
+   * not promised, so a miss counts only after the consistency window (`consistent: false`), like the payments list.
+   */
+  override async findRefundByReference(reference: RefundReference): Promise<LookupResult> {
+    const startedAt = performance.now();
+    const outcome = await this.get(`/v3/payments/${encodeURIComponent(reference.providerChargeId)}`, {});
+    if (!outcome.ok) return lookupError(outcome, startedAt);
+    const refunds = asaasRefundsOf(outcome.body, reference.attemptId);
+    // A body that is not the payment with a readable refund list shows nothing: it proves no absence.
+    if (refunds === null) return lookupError({ message: 'payment answered 2xx without a readable refunds list: it proves nothing', httpStatus: 200 }, startedAt);
+    return lookupResult(refunds, false, startedAt);
   }
 
   /** The payments received in the request's days, as statement lines (`api` only: Asaas has no report file). */
