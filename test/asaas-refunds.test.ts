@@ -13,10 +13,9 @@ import { waitFor } from './support/wait-for.js';
  */
 describe('Asaas refunds', () => {
   let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack({ worker: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', RESOLUTION_MAX_TRIES: '20' } });
-  });
-  afterAll(async () => stack.close());
+  // A refund missing from the payment counts as absent only after the consistency window (and the grace, 0 here).
+  beforeAll(async () => void (stack = await startTestStack({ worker: true, env: { ASAAS_CONSISTENCY_WINDOW_MS: '400', RESOLUTION_MAX_TRIES: '20' } })));
+  afterAll(() => stack.close());
   beforeEach(() => {
     stack.sim.setFaults({});
     stack.sim.configure({ asaasWebhook: { url: null } });
