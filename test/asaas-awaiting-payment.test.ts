@@ -69,7 +69,16 @@ describe('Asaas awaiting payment', () => {
     await stack.app.get(OpenAttemptSweeper).sweep();
     expect(await queue.getJob(`resolve:${attempt.id}:0`)).toBeNull();
     expect((await getCharge(stack, charge.id)).status).toBe('processing');
-    
+
+    // Asaas's own calendar past the due date: the payment reads OVERDUE, and the attempt still awaits its deadline.
+    stack.sim.configure({ asaasClockOffsetDays: 6 });
+    try {
+      expect(stack.sim.asaasPayments({ externalReference: attempt.id })[0].status).toBe('OVERDUE');
+      expect((await resolver.resolve(attempt.id))?.action).toBe('await_payment');
+      expect(await attemptRow(attempt.id)).toMatchObject({ status: 'unknown', resolution_tries: 0 });
+    } finally {
+      stack.sim.configure({ asaasClockOffsetDays: 0 });
+    }
   });
 
   it('past due date + grace, an unpaid boleto is cancelled at Asaas and its attempt failed on the provider word; a late payment is a late capture', async () => {
