@@ -42,7 +42,7 @@ export class AwaitingPaymentHandler {
   async handle(attempt: { id: string; provider: string }, charge: ProviderCharge & { payableUntil: string }, tryNumber: number): Promise<void> {
     const deadline = await this.deadline(charge.payableUntil);
     if (deadline.passed) await this.cancel(attempt, charge, deadline, tryNumber);
-    else await this.await(attempt, charge, deadline);
+    else await this.awaitPayer(attempt, charge, deadline);
   }
 
   /** The end of the due date plus the grace days, as an instant in the business's time zone, against the database clock. */
@@ -55,7 +55,7 @@ export class AwaitingPaymentHandler {
     return { at: row.at, passed: row.passed, msLeft: row.ms_left };
   }
 
-  private async await(attempt: { id: string; provider: string }, charge: ProviderCharge, deadline: Deadline): Promise<void> {
+  private async awaitPayer(attempt: { id: string; provider: string }, charge: ProviderCharge, deadline: Deadline): Promise<void> {
     const awaiting = await this.db.transaction(async (em) => {
       // Through the applier: it records the provider's id (or puts a contradiction before a person).
       const fact = { outcome: 'pending' as const, providerChargeId: charge.providerChargeId, amountCents: charge.amountCents, currency: charge.currency };
