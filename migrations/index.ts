@@ -17,6 +17,7 @@ import { OpenClaimedChargeAttempt1764680150000 } from './1764680150000-OpenClaim
 import { PayoutDivergences1764680170000 } from './1764680170000-PayoutDivergences.js';
 import { ChargeCapturedOnce1764680180000 } from './1764680180000-ChargeCapturedOnce.js';
 import { MerchantsAndPeople1764680190000 } from './1764680190000-MerchantsAndPeople.js';
+import { AwaitingPayment1764680260000 } from './1764680260000-AwaitingPayment.js';
 import { ReconciliationCatchUp1764680200000 } from './1764680200000-ReconciliationCatchUp.js';
 import { CreditConfirmations1764680210000 } from './1764680210000-CreditConfirmations.js';
 import { RefundProposalFourEyes1764680220000 } from './1764680220000-RefundProposalFourEyes.js';
@@ -50,4 +51,5 @@ export const MIGRATIONS = [
   CreditConfirmations1764680210000,
   RefundProposalFourEyes1764680220000,
   PayoutLateDebits1764680250000,
+  AwaitingPayment1764680260000,
 ];

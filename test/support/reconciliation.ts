@@ -50,24 +50,26 @@ export async function insertSucceededAttempt(stack: TestStack, chargeId: string,
  */
 export async function insertRefundProposal(
   stack: TestStack,
-  input: { providerChargeId: string; amountCents: number; kind?: 'provider_only' | 'duplicate_charge'; chargeId?: string | null },
+  input: { providerChargeId: string; amountCents: number; kind?: 'provider_only' | 'duplicate_charge'; chargeId?: string | null; provider?: 'stripe' | 'asaas' },
 ): Promise<{ proposalId: string; divergenceId: string }> {
   const day = new Date().toISOString().slice(0, 10);
   const kind = input.kind ?? 'provider_only';
+  const provider = input.provider ?? 'stripe';
+  const currency = provider === 'asaas' ? 'brl' : 'usd';
   const [{ id: runId }] = await stack.db.query(
     `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions)
-     VALUES (gen_random_uuid(), 'stripe', $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
-    [day],
+     VALUES (gen_random_uuid(), $2, $1, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
+    [day, provider],
   );
   const [{ id: divergenceId }] = await stack.db.query(
     `INSERT INTO reconciliation_divergences (id, run_id, kind, provider, day, subject, provider_charge_id, charge_id, amount_cents, currency, detail, status)
-     VALUES (gen_random_uuid(), $1, $2, 'stripe', $3, $4, $4, $5, $6, 'usd', '{}', 'open') RETURNING id`,
-    [runId, kind, day, input.providerChargeId, input.chargeId ?? null, input.amountCents],
+     VALUES (gen_random_uuid(), $1, $2, $7, $3, $4, $4, $5, $6, $8, '{}', 'open') RETURNING id`,
+    [runId, kind, day, input.providerChargeId, input.chargeId ?? null, input.amountCents, provider, currency],
   );
   const [{ id: proposalId }] = await stack.db.query(
     `INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
-     VALUES (gen_random_uuid(), $1, 'stripe', $2, $3, $4, 'usd', $5, 'proposed') RETURNING id`,
-    [divergenceId, input.providerChargeId, input.chargeId ?? null, input.amountCents, kind],
+     VALUES (gen_random_uuid(), $1, $6, $2, $3, $4, $7, $5, 'proposed') RETURNING id`,
+    [divergenceId, input.providerChargeId, input.chargeId ?? null, input.amountCents, kind, provider, currency],
   );
   return { proposalId, divergenceId };
 }

@@ -13,7 +13,7 @@ let sim: Simulator;
 let receiver: http.Server;
 const received: Array<{ token: string | undefined; event: { id: string; event: string; payment: { id: string; status: string } } }> = [];
 
-async function asaas(method: 'GET' | 'POST', path: string, body?: unknown, token: string | null = '$aact_sim') {
+async function asaas(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, token: string | null = '$aact_sim') {
   const headers: Record<string, string> = token === null ? {} : { access_token: token };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const result = await client.send({ method, url: `${sim.apiUrl}${path}`, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -147,5 +147,37 @@ describe('the simulated Asaas API', () => {
     const moved = await controlCall(sim, 'POST', `/_sim/asaas/payments/${created.json.id}/status`, { status: 'RECEIVED' });
     expect(moved.json.status).toBe('RECEIVED');
     expect((await controlCall(sim, 'POST', `/_sim/asaas/payments/${created.json.id}/status`, { status: 'NOPE' })).status).toBe(400);
+  });
+
+  it('reads a boleto past its due date (by its own calendar) as OVERDUE, and removes only an unpaid one', async () => {
+    const due = new Date().toISOString().slice(0, 10);
+    const boleto = await asaas('POST', '/v3/payments', payment('att-due', { billingType: 'BOLETO', dueDate: due }));
+    expect((await asaas('GET', `/v3/payments/${boleto.json.id}`)).json.status).toBe('PENDING');
+    sim.configure({ asaasClockOffsetDays: 1 });
+    expect((await asaas('GET', `/v3/payments/${boleto.json.id}`)).json.status).toBe('OVERDUE');
+    sim.configure({ asaasClockOffsetDays: 0 });
+    await waitFor(() => received.some((r) => r.event.event === 'PAYMENT_OVERDUE'));
+
+    expect(await asaas('DELETE', `/v3/payments/${boleto.json.id}`)).toMatchObject({ status: 200, json: { deleted: true, id: boleto.json.id } });
+    expect((await asaas('GET', `/v3/payments/${boleto.json.id}`)).json.deleted).toBe(true);
+    expect((await asaas('DELETE', `/v3/payments/${boleto.json.id}`)).status).toBe(404);
+    const card = await asaas('POST', '/v3/payments', payment('att-card'));
+    expect((await asaas('DELETE', `/v3/payments/${card.json.id}`)).status).toBe(400);
+    expect(sim.stats().asaas.requests.deletes).toBe(3);
+    await waitFor(() => received.some((r) => r.event.event === 'PAYMENT_DELETED'));
+  });
+
+  it('refunds a received payment in parts, never past its value, and lists each refund on the payment', async () => {
+    const card = await asaas('POST', '/v3/payments', payment('att-refund'));
+    const first = await asaas('POST', `/v3/payments/${card.json.id}/refund`, { value: 10, description: 'first' });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ status: 'CONFIRMED', refunds: [{ value: 10, status: 'DONE', description: 'first' }] });
+    expect((await asaas('POST', `/v3/payments/${card.json.id}/refund`, { value: 40 })).status).toBe(400);
+    const rest = await asaas('POST', `/v3/payments/${card.json.id}/refund`, { description: 'the rest' });
+    expect(rest.json).toMatchObject({ status: 'REFUNDED', refunds: [{ value: 10 }, { value: 39.9, description: 'the rest' }] });
+    const pix = await asaas('POST', '/v3/payments', payment('att-unpaid', { billingType: 'PIX' }));
+    expect((await asaas('POST', `/v3/payments/${pix.json.id}/refund`, {})).status).toBe(400);
+    expect(sim.stats().asaas.requests.refunds).toBe(4);
+    await waitFor(() => received.some((r) => r.event.event === 'PAYMENT_REFUNDED'));
   });
 });

@@ -6,7 +6,7 @@ import { ASAAS_EVENT_TYPES, asaasEventForStatus, buildAsaasEvent } from './asaas
 import type { AsaasEvent, AsaasEventType } from './asaas-events.js';
 import { AsaasPaymentLedger } from './asaas-ledger.js';
 import { ASAAS_SIM_STATUSES, newAsaasPayment } from './asaas-payment.js';
-import type { AsaasPayment, AsaasPaymentStatus, CreatePaymentParams } from './asaas-payment.js';
+import type { AsaasPayment, AsaasPaymentStatus, AsaasRefund, CreatePaymentParams } from './asaas-payment.js';
 import type { SimulatorConfig } from './simulator-config.js';
 import type { SimulatorStats } from './simulator-stats.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -72,10 +72,56 @@ export class AsaasEngine {
     const payment = this.requirePayment(paymentId);
     if (!ASAAS_SIM_STATUSES.includes(status as AsaasPaymentStatus)) throw new InvalidControlInput(`unknown asaas status ${String(status)}`);
     payment.status = status as AsaasPaymentStatus;
+    // Paid after it was removed (a payment already on its way): Asaas holds it as received, no longer deleted.
+    if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.deleted = false;
     if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.paymentDate ??= new Date().toISOString().slice(0, 10);
     const type = asaasEventForStatus(payment);
     if (type) this.webhooks.emit([buildAsaasEvent(type, payment, Date.now())]);
     return payment;
+  }
+
+  /**
+   * A payment as Asaas shows it today (by its clock, `asaasClockOffsetDays` ahead of ours): a boleto or Pix still
+   * PENDING after its due date is OVERDUE, announced once like Asaas's `PAYMENT_OVERDUE`.
+   */
+  current(payment: AsaasPayment): AsaasPayment {
+    const today = new Date(Date.now() + this.settings.asaasClockOffsetDays * 86_400_000).toISOString().slice(0, 10);
+    if (payment.status === 'PENDING' && !payment.deleted && payment.billingType !== 'CREDIT_CARD' && payment.dueDate < today) {
+      payment.status = 'OVERDUE';
+      this.webhooks.emit([buildAsaasEvent('PAYMENT_OVERDUE', payment, Date.now())]);
+    }
+    return payment;
+  }
+
+  /** `DELETE /v3/payments/{id}`: only a payment awaiting payment or overdue can be removed; its payer can no longer pay it. */
+  deletePayment(payment: AsaasPayment): boolean {
+    if (payment.deleted || !['PENDING', 'OVERDUE'].includes(this.current(payment).status)) return false;
+    payment.deleted = true;
+    this.webhooks.emit([buildAsaasEvent('PAYMENT_DELETED', payment, Date.now())]);
+    return true;
+  }
+
+  /** Reais not yet refunded, in cents (refunds not CANCELLED count). */
+  refundableCents(payment: AsaasPayment): number {
+    const refunded = (payment.refunds ?? []).filter((r) => r.status !== 'CANCELLED').reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+    return Math.round(payment.value * 100) - refunded;
+  }
+
+  /** `POST /v3/payments/{id}/refund`, already validated: the refund is DONE at once, announced like Asaas's events. */
+  refundPayment(payment: AsaasPayment, valueCents: number, description: string | null): AsaasRefund {
+    const now = Date.now();
+    const refund: AsaasRefund = {
+      dateCreated: new Date(now).toISOString().replace('T', ' ').slice(0, 19),
+      status: 'DONE',
+      value: valueCents / 100,
+      description,
+      transactionReceiptUrl: `https://sandbox.asaas.com/comprovantes/${payment.id.slice(4)}${(payment.refunds ?? []).length}`,
+    };
+    payment.refunds = [...(payment.refunds ?? []), refund];
+    const whole = this.refundableCents(payment) === 0;
+    if (whole) payment.status = 'REFUNDED';
+    this.webhooks.emit([buildAsaasEvent(whole ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED', payment, now)]);
+    return refund;
   }
 
   /** One event about an existing payment, now, outside the knobs; `forged` carries the wrong token. */
@@ -105,7 +151,7 @@ export class AsaasEngine {
   }
 
   payments(filter: { externalReference?: string; customer?: string } = {}): AsaasPayment[] {
-    return structuredClone(this.ledger.find(filter));
+    return structuredClone(this.ledger.find(filter).map((payment) => this.current(payment)));
   }
 
   reset(): void {

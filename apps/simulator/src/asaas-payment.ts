@@ -23,6 +23,17 @@ export interface AsaasPayment {
   externalReference: string | null;
   invoiceUrl: string;
   deleted: boolean;
+  /** Each refund of the payment (Asaas gives them no id); null until the first. */
+  refunds: AsaasRefund[] | null;
+}
+
+/** One refund as Asaas lists it on its payment: `status` is PENDING, CANCELLED or DONE. */
+export interface AsaasRefund {
+  dateCreated: string;
+  status: 'PENDING' | 'CANCELLED' | 'DONE';
+  value: number;
+  description: string | null;
+  transactionReceiptUrl: string | null;
 }
 
 export interface CreatePaymentParams {
@@ -62,5 +73,6 @@ export function newAsaasPayment(params: CreatePaymentParams, nowMs: number): Asa
     externalReference: params.externalReference,
     invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,
     deleted: false,
+    refunds: null,
   };
 }

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asaasError } from './asaas-create-params.js';
 import { createAsaasPaymentRoute } from './asaas-create-route.js';
+import { deleteAsaasPaymentRoute, refundAsaasPaymentRoute } from './asaas-payment-actions.route.js';
 import type { AsaasEngine } from './asaas-engine.js';
 import { requestUrl, sendJson } from './http-io.js';
 
 const PAYMENT_PATH = /^\/v3\/payments\/([^/]+)$/;
+const REFUND_PATH = /^\/v3\/payments\/([^/]+)\/refund$/;
 const DEFAULT_LIMIT = 10;
 
 /** The Asaas-imitating API under `/v3/` (provider-contracts.md §3). Any error inside becomes a 500. */
@@ -26,9 +28,12 @@ async function route(engine: AsaasEngine, request: IncomingMessage, response: Se
     return reply(401, asaasError('invalid_access_token', 'A chave de API fornecida é inválida'));
   }
   if (method === 'POST' && url.pathname === '/v3/payments') return createAsaasPaymentRoute(engine, request, response);
+  const refundOf = REFUND_PATH.exec(url.pathname)?.[1];
+  if (method === 'POST' && refundOf) return refundAsaasPaymentRoute(engine, decodeURIComponent(refundOf), request, response);
+  const paymentId = PAYMENT_PATH.exec(url.pathname)?.[1];
+  if (method === 'DELETE' && paymentId) return deleteAsaasPaymentRoute(engine, decodeURIComponent(paymentId), response);
   if (method !== 'GET') return reply(404, asaasError('not_found', `${method} ${url.pathname} não existe`));
 
-  const paymentId = PAYMENT_PATH.exec(url.pathname)?.[1];
   if (url.pathname === '/v3/payments') {
     engine.stats.countAsaasRequest('lists');
     if (!applyQueryFault(engine, response, reply)) listPayments(engine, url.searchParams, reply);
@@ -36,7 +41,7 @@ async function route(engine: AsaasEngine, request: IncomingMessage, response: Se
     engine.stats.countAsaasRequest('retrieves');
     if (applyQueryFault(engine, response, reply)) return;
     const payment = engine.ledger.get(decodeURIComponent(paymentId));
-    if (payment) reply(200, payment);
+    if (payment) reply(200, engine.current(payment));
     else reply(404, asaasError('not_found', 'Cobrança não encontrada.'));
   } else {
     reply(404, asaasError('not_found', `${method} ${url.pathname} não existe`));
@@ -69,5 +74,5 @@ function listPayments(engine: AsaasEngine, query: URLSearchParams, reply: (statu
   if (paymentDateGe === null || paymentDateLe === null) return reply(400, asaasError('invalid_paymentDate', 'Data de pagamento inválida.'));
   const filter = { externalReference: query.get('externalReference') ?? undefined, customer: query.get('customer') ?? undefined, paymentDateGe, paymentDateLe };
   const page = engine.ledger.list(filter, engine.settings.asaasListLagMs, Date.now(), offset, limit);
-  reply(200, { object: 'list', hasMore: page.hasMore, totalCount: page.totalCount, limit, offset, data: page.data });
+  reply(200, { object: 'list', hasMore: page.hasMore, totalCount: page.totalCount, limit, offset, data: page.data.map((p) => engine.current(p)) });
 }

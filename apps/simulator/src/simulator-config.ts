@@ -32,6 +32,8 @@ export interface SimulatorConfig {
   webhook: WebhookSettings;
   /** Asaas's list by filter only sees payments older than this; a retrieve by id never lags. */
   asaasListLagMs: number;
+  /** Days Asaas's calendar runs ahead of the real one: a PENDING boleto or Pix past its due date reads OVERDUE. */
+  asaasClockOffsetDays: number;
   /** Asaas webhooks: the same knobs, with `secret` sent as the static `asaas-access-token`. */
   asaasWebhook: WebhookSettings;
 }
@@ -54,6 +56,7 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   reportStallAfterLines: null,
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
   asaasListLagMs: 0,
+  asaasClockOffsetDays: 0,
   asaasWebhook: { url: null, secret: DEFAULT_ASAAS_WEBHOOK_TOKEN, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
 };
 
@@ -71,6 +74,7 @@ export function applyConfigPatch(config: SimulatorConfig, patch: unknown): Simul
       input.reportStallAfterLines === null ? null : (optionalNumber(input.reportStallAfterLines, 'reportStallAfterLines') ?? config.reportStallAfterLines),
     webhook: readWebhookSettings(input.webhook, 'webhook', config.webhook),
     asaasListLagMs: optionalNumber(input.asaasListLagMs, 'asaasListLagMs') ?? config.asaasListLagMs,
+    asaasClockOffsetDays: optionalNumber(input.asaasClockOffsetDays, 'asaasClockOffsetDays', 0, 3650) ?? config.asaasClockOffsetDays,
     asaasWebhook: readWebhookSettings(input.asaasWebhook, 'asaasWebhook', config.asaasWebhook),
   };
 }

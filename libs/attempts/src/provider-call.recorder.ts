@@ -7,8 +7,8 @@ import { providerCallSeconds, providerCallsTotal } from '@app/observability';
 export interface ProviderCallRecord {
   attemptId: string;
   provider: string;
-  /** `recheck`: the query of a failed-as-not-found attempt before a new attempt of its charge opens. */
-  kind: 'create' | 'lookup' | 'recheck';
+  /** `cancel`: a charge that waited for its payer past its due date, cancelled before it is failed. `recheck`: the query of a failed-as-not-found attempt before a new attempt of its charge opens. */
+  kind: 'create' | 'lookup' | 'recheck' | 'cancel' | 'proposal_check';
   outcome: string;
   httpStatus: number | null;
   durationMs: number;

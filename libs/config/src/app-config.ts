@@ -129,6 +129,13 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(1)
   ASAAS_QUERY_RATE_PER_S = 2;
 
+  /**
+   * Whole days after an Asaas boleto's or Pix's due date (in RECONCILIATION_TZ) during which it may still be paid;
+   * at the end of them it is cancelled at Asaas and its attempt failed.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(60)
+  ASAAS_OVERDUE_GRACE_DAYS = 1;
+
   @Type(() => Number) @IsInt() @Min(1)
   PROVIDER_CONNECT_TIMEOUT_MS = 3000;
 

@@ -20,7 +20,7 @@ export * from './asaas/asaas-status.js';
 export * from './asaas/asaas-webhook.token.js';
 export * from './gateway.registry.js';
 export { GatewaysModule } from './gateways.module.js';
-export { summariseLookup } from './lookup.summary.js';
+export { summariseLookup, summariseRetrieve } from './lookup.summary.js';
 export * from './pix-payout-gateway.port.js';
 export { EfiPixGateway, type EfiPixGatewaySettings } from './efi/efi-pix.gateway.js';
 export { EFI_PIX_CAPABILITIES } from './efi/efi.capabilities.js';

@@ -48,7 +48,18 @@ export interface ProviderCharge {
   currency: string;
   attemptId: string | null;
   raw: unknown;
+  /**
+   * YYYY-MM-DD: a created charge that waits for its payer (a boleto or Pix) and may be paid until this due date.
+   * Absent when the charge does not wait for anyone (a card), or once it is paid or cancelled.
+   */
+  payableUntil?: string | null;
 }
+
+/** What the provider said to a cancel of a charge that was never paid. */
+export type CancelResult =
+  | { kind: 'cancelled'; body: unknown; durationMs: number }
+  /** The provider refused (already paid, say) or could not be asked: nothing is proven, the charge is read again. */
+  | { kind: 'error'; message: string; httpStatus: number | null; durationMs: number };
 
 /** Exactly what is sent to the provider for one refund attempt; stored and resent byte for byte like a charge. */
 export interface RefundRequest {
@@ -156,6 +167,14 @@ export abstract class PaymentGateway {
    */
   async retrieveCharge(providerChargeId: string): Promise<RetrieveResult> {
     return { kind: 'error', message: `the ${this.provider} adapter cannot retrieve charge ${providerChargeId} by id`, httpStatus: null, durationMs: 0 };
+  }
+
+  /**
+   * Cancels a charge still waiting for its payer, so it can no longer be paid. Adapters whose charges wait
+   * (`payableUntil`) override it; the default cancels nothing.
+   */
+  async cancelCharge(providerChargeId: string): Promise<CancelResult> {
+    return { kind: 'error', message: `the ${this.provider} adapter cannot cancel charge ${providerChargeId}`, httpStatus: null, durationMs: 0 };
   }
 
   /**

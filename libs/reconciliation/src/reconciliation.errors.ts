@@ -65,6 +65,24 @@ export class RefundProposalStaleError extends DomainError {
   }
 }
 
+/** The fresh provider check before refunding a charge a failed attempt of ours holds: the provider holds no captured money. */
+export class RefundProposalNotCapturedError extends DomainError {
+  readonly code = 'refund_proposal_not_captured';
+  readonly kind = 'conflict';
+  constructor(id: string, providerChargeId: string, why: string, evidence: Record<string, unknown>) {
+    super(`refund proposal ${id}: ${why}; nothing was refunded`, { providerChargeId, evidence });
+  }
+}
+
+/** The fresh provider check could not be made: nothing proves the money is there to give back, so nothing moves. */
+export class RefundProposalUnverifiedError extends DomainError {
+  readonly code = 'refund_proposal_unverified';
+  readonly kind = 'unavailable';
+  constructor(id: string, providerChargeId: string, message: string) {
+    super(`refund proposal ${id}: the provider could not be asked about ${providerChargeId} (${message}); nothing was refunded`, { providerChargeId });
+  }
+}
+
 /** Four eyes by person: the one who proposed giving the money back (a reviewer's refund_needed) never approves it. */
 export class RefundProposalSelfApprovalError extends DomainError {
   readonly code = 'refund_proposal_self_approval';

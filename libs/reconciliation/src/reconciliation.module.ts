@@ -5,13 +5,14 @@ import { ReconciliationGauges } from './reconciliation.gauges.js';
 import { ReconciliationQueries } from './reconciliation-queries.service.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
 import { ReconciliationRunsService } from './reconciliation-runs.service.js';
+import { ProposalProviderCheck } from './proposal-provider.check.js';
 import { RefundProposalsService } from './refund-proposals.service.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 
 /** The nightly comparison with the provider's statement: runs, divergences, settling, refund proposals. */
 @Module({
   imports: [AttemptsModule, RefundsModule],
-  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ReconciliationGauges],
+  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges],
   exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService],
 })
 export class ReconciliationModule {}

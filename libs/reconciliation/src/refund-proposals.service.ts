@@ -5,6 +5,7 @@ import { AttemptSender, capturedProviderChargeId, isCapture, lockProviderCharge 
 import { AppConfig } from '@app/config';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
 import { RefundOpener } from '@app/refunds';
+import { ProposalProviderCheck } from './proposal-provider.check.js';
 import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalSelfApprovalError, RefundProposalStaleError } from './reconciliation.errors.js';
 import { refundProposalView, type RefundProposalView } from './reconciliation.views.js';
 
@@ -24,6 +25,7 @@ export class RefundProposalsService {
     private readonly opener: RefundOpener,
     private readonly sender: AttemptSender,
     private readonly config: AppConfig,
+    private readonly check: ProposalProviderCheck,
   ) {}
 
   async list(state?: RefundProposalState): Promise<RefundProposalView[]> {
@@ -32,6 +34,7 @@ export class RefundProposalsService {
   }
 
   async approve(id: string, actor: string, note: string | null): Promise<RefundProposalView> {
+    const checked = await this.checkAtProvider(id, actor);
     const { proposal, attempt } = await this.db.transaction(async (em) => {
       const locked = await this.lockProposed(em, id);
       // Four eyes by person: who proposed giving the money back never approves it, and a large amount takes two
@@ -45,8 +48,11 @@ export class RefundProposalsService {
         );
         return { proposal: await em.getRepository(RefundProposalEntity).findOneByOrFail({ id }), attempt: null };
       }
-      await this.refuseIfOurs(em, locked);
-      const opened = await this.opener.openForProposal(em, locked, actor);
+      const charge = await this.refuseIfOurs(em, locked, checked);
+      // A capture of an attempt we had failed is that charge's money: given back through it, under its cap.
+      const opened = charge
+        ? await this.opener.create({ chargeId: charge, merchantId: null, amountCents: locked.amountCents, reason: locked.reason }, actor, em)
+        : await this.opener.openForProposal(em, locked, actor);
       const decided = await this.decide(em, id, 'executed', actor, note, opened.refund.id);
       return { proposal: decided, attempt: opened.attempt };
     });
@@ -69,21 +75,41 @@ export class RefundProposalsService {
   }
 
   /**
+   * The fresh provider check, outside any transaction, when this approval would execute (not a first of two). What it
+   * vouches for is used under the locks below only if nothing moved meanwhile.
+   */
+  private async checkAtProvider(id: string, actor: string): Promise<boolean> {
+    const proposal = await this.db.getRepository(RefundProposalEntity).findOneBy({ id });
+    // Missing, decided or self-approved: the transaction refuses it with the right answer.
+    if (!proposal || (proposal.state !== 'proposed' && proposal.state !== 'awaiting_second')) return false;
+    if (proposal.proposedBy === actor || proposal.approvedBy === actor) return false;
+    if (proposal.state === 'proposed' && proposal.amountCents >= this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS) return false;
+    return this.check.run(proposal, actor);
+  }
+
+  /**
    * A proposal is a snapshot of one night: since then the provider charge may have become (or may be about to
    * become) the success of one of our attempts, a resolver or a webhook having settled it. Refunding it then would
    * refund a customer's only payment; a person looks again instead. Under the charge's row lock when the proposal
-   * names our charge, so no attempt of it settles in between.
+   * names our charge, so no attempt of it settles in between. One exception: the late capture of an attempt we had
+   * failed, once the fresh provider check vouched for it, returns its charge, through which it is refunded.
    */
-  private async refuseIfOurs(em: EntityManager, proposal: RefundProposalEntity): Promise<void> {
-    if (proposal.chargeId) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [proposal.chargeId]);
+  private async refuseIfOurs(em: EntityManager, proposal: RefundProposalEntity, checked: boolean): Promise<string | null> {
+    // Every charge involved is locked first, in id order, as every writer takes a charge before the provider charge.
+    const [late] = await em.query<Array<{ charge_id: string }>>(
+      `SELECT charge_id FROM charge_attempts WHERE operation = 'charge' AND provider = $1 AND late_capture_provider_charge_id = $2`,
+      [proposal.provider, proposal.providerChargeId],
+    );
+    const charges = [...new Set([proposal.chargeId, late?.charge_id].filter((c): c is string => Boolean(c)))].sort();
+    for (const chargeId of charges) await em.query(`SELECT id FROM charges WHERE id = $1 FOR UPDATE`, [chargeId]);
     // The lock the fact applier takes before recording this provider charge as a success: one of the two waits.
     await lockProviderCharge(em, proposal.provider, proposal.providerChargeId);
     // Ours when it is a charge's capture (a success, or a late capture of an attempt we failed: that one is refunded
     // through its charge, under the charge's cap), or when it may still become one: an attempt that holds it, or an
     // open attempt of a charge that has no capture yet. Once the charge is captured by another provider charge, this
     // one can never be the charge's payment: a duplicate, refundable here.
-    const [ours] = await em.query<Array<{ id: string; status: string }>>(
-      `SELECT a.id, a.status FROM charge_attempts a
+    const [ours] = await em.query<Array<{ id: string; status: string; charge_id: string; late: boolean }>>(
+      `SELECT a.id, a.status, a.charge_id, a.late_capture_provider_charge_id IS NOT DISTINCT FROM $2 AS late FROM charge_attempts a
         WHERE a.operation = 'charge' AND a.provider = $1
           AND ((${isCapture('a')} AND ${capturedProviderChargeId('a')} = $2)
                OR ((a.provider_charge_id = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
@@ -93,7 +119,9 @@ export class RefundProposalsService {
         LIMIT 1`,
       [proposal.provider, proposal.providerChargeId, proposal.chargeId],
     );
-    if (ours) throw new RefundProposalStaleError(proposal.id, ours.id, ours.status);
+    if (!ours) return null;
+    if (ours.late && checked && charges.includes(ours.charge_id)) return ours.charge_id;
+    throw new RefundProposalStaleError(proposal.id, ours.id, ours.status);
   }
 
   private async lockProposed(em: EntityManager, id: string): Promise<RefundProposalEntity> {

@@ -67,6 +67,8 @@ export class OpenAttemptSweeper {
     const unknown = await this.db.query<Array<{ id: string; provider: string; resolution_tries: number }>>(
       `SELECT a.id, a.provider, a.resolution_tries FROM charge_attempts a
         WHERE a.status = 'unknown'
+          -- A charge awaiting its payer is checked at its deadline, not every sweep (a lost reminder is recreated then).
+          AND (a.awaiting_payment_until IS NULL OR a.awaiting_payment_until <= now())
           AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed')
         ORDER BY a.updated_at LIMIT ${BATCH}`,
     );

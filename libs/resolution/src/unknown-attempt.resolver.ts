@@ -8,6 +8,7 @@ import { resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
+import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
 import { decideResolution, type ResolutionDecision } from './rules/resolution-decision.js';
 import { resolutionDelayMs } from './rules/resolution-schedule.js';
 
@@ -29,6 +30,7 @@ export class UnknownAttemptResolver {
     private readonly jobs: AttemptJobs,
     private readonly review: ReviewItemsService,
     private readonly config: AppConfig,
+    private readonly awaiting: AwaitingPaymentHandler,
   ) {
     this.schedule = config.RESOLUTION_BACKOFF_MS;
   }
@@ -109,6 +111,11 @@ export class UnknownAttemptResolver {
       case 'review':
         await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
         return;
+      case 'await_payment': {
+        const charge = lookup.kind === 'found' ? lookup.charges.find((c) => c.providerChargeId === decision.providerChargeId) : undefined;
+        if (charge) await this.awaiting.handle(attempt, { ...charge, payableUntil: decision.payableUntil }, tryNumber);
+        return;
+      }
     }
   }
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ProviderCallRecorder, loadAttemptTarget, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { GatewayRegistry, summariseLookup, type RetrieveResult } from '@app/gateways';
+import { GatewayRegistry, summariseLookup, summariseRetrieve, type RetrieveResult } from '@app/gateways';
 import { msInterval } from '@app/database';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
 import { ReviewProviderEvidenceError, ReviewRefundUnprovenError } from './review.errors.js';
@@ -151,11 +151,4 @@ export class ReviewProviderCheck {
     if (!verdict.ok) throw new ReviewProviderEvidenceError(action, verdict.why, evidence);
     return evidence;
   }
-}
-
-function summariseRetrieve(result: RetrieveResult): Record<string, unknown> {
-  if (result.kind === 'error') return { kind: 'error', message: result.message, httpStatus: result.httpStatus };
-  if (result.kind === 'not_found') return { kind: 'not_found' };
-  const { providerChargeId, outcome, amountCents, currency, attemptId } = result.charge;
-  return { kind: 'found', providerChargeId, outcome, amountCents, currency, attemptId };
 }

@@ -43,6 +43,16 @@ describe('AsaasWebhookDecoder', () => {
   });
 
   it.each([
+    ['no refunds list: unknown, a person looks', {}, null],
+    ['one refund done', { refunds: [{ status: 'DONE', value: 10 }] }, 1000],
+    ['a pending and a cancelled refund: the cancelled one gave nothing back', { refunds: [{ status: 'PENDING', value: 2.5 }, { status: 'CANCELLED', value: 30 }] }, 250],
+    ['an unreadable refund value: unknown', { refunds: [{ status: 'DONE', value: 'ten' }] }, null],
+  ])('reads the refunded total from the payment refunds: %s', (_name, payment, refundedCents) => {
+    const decoded = decoder.decode(event('PAYMENT_PARTIALLY_REFUNDED', { status: 'RECEIVED', ...payment }), { 'asaas-access-token': token }, now);
+    expect(decoded).toMatchObject({ ok: true, event: { afterSuccess: { kind: 'refund', refundedCents } } });
+  });
+
+  it.each([
     ['a wrong token', { 'asaas-access-token': 'not-the-token-at-all' }],
     ['a missing token', {}],
   ])('rejects %s', (_name, headers) => {

@@ -28,10 +28,27 @@ export class AsaasWebhookDecoder extends WebhookDecoder {
 const REFUND_EVENTS = new Set(['PAYMENT_REFUNDED', 'PAYMENT_PARTIALLY_REFUNDED', 'PAYMENT_REFUND_IN_PROGRESS']);
 const CHARGEBACK_EVENTS = new Set(['PAYMENT_CHARGEBACK_REQUESTED', 'PAYMENT_CHARGEBACK_DISPUTE', 'PAYMENT_AWAITING_CHARGEBACK_REVERSAL']);
 
+/**
+ * The payment's refunded total from its `refunds[]` (those not CANCELLED), so our own refunds can explain it;
+ * null when the list is missing or any value is unreadable: then a person looks.
+ */
+function refundedCents(payment: Record<string, unknown> | null): number | null {
+  if (!payment || !Array.isArray(payment.refunds)) return null;
+  let total = 0;
+  for (const refund of payment.refunds as unknown[]) {
+    if (!isRecord(refund)) return null;
+    if (refund.status === 'CANCELLED') continue;
+    const cents = reaisToCents(refund.value);
+    if (Number.isNaN(cents)) return null;
+    total += cents;
+  }
+  return total;
+}
+
 /** A refund or a chargeback: money going back after a success, which goes to a person like Stripe's. */
 function readMoneyMovedBack(type: string, payment: Record<string, unknown> | null): MoneyMovedBack | null {
   const status = payment && typeof payment.status === 'string' ? payment.status : null;
-  if (REFUND_EVENTS.has(type)) return { kind: 'refund', refundedCents: null, refundId: null, status };
+  if (REFUND_EVENTS.has(type)) return { kind: 'refund', refundedCents: refundedCents(payment), refundId: null, status };
   if (CHARGEBACK_EVENTS.has(type)) return { kind: 'dispute', disputeId: null, status: status ?? type, closed: false };
   return null;
 }

@@ -20,7 +20,13 @@ export class RefundProposalsController {
   }
 
   @Post(':id/approve')
-  @ApiErrors({ 403: 'refund_proposal_self_approval', 404: 'refund_proposal_not_found', 409: ['refund_proposal_decided', 'refund_proposal_stale', 'provider_charge_already_refunded'] })
+  @ApiErrors({
+    403: 'refund_proposal_self_approval',
+    404: 'refund_proposal_not_found',
+    409: ['refund_proposal_decided', 'refund_proposal_stale', 'provider_charge_already_refunded', 'refund_proposal_not_captured'],
+    422: 'refund_exceeds_refundable',
+    503: 'refund_proposal_unverified',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: RefundProposalViewDoc, description: 'executes the proposal: its refund is created and sent (see refundId); 409 once decided' })
   approve(@Param('id', ParseUUIDPipe) id: string, @Body() body: ApproveRefundProposalDto, @CurrentActor() actor: Actor): Promise<RefundProposalView> {

@@ -38,6 +38,7 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
   'charge_attempts_late_execution_check',
   `(late_executed_at IS NULL) = (late_execution_end_to_end_id IS NULL) AND (late_executed_at IS NULL OR (status = 'failed' AND operation = 'payout'))`,
 )
+@Check('charge_attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_charge_id IS NOT NULL)`)
 @Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class ChargeAttemptEntity {
   @PrimaryColumn('uuid') id: string;
@@ -87,6 +88,11 @@ export class ChargeAttemptEntity {
   /** A payout attempt we failed whose transfer the provider executed after all: when we learnt it, and which transfer. */
   @Column('timestamptz', { name: 'late_executed_at', nullable: true }) lateExecutedAt: Date | null;
   @Column('text', { name: 'late_execution_end_to_end_id', nullable: true }) lateExecutionEndToEndId: string | null;
+  /**
+   * A created charge that waits for its payer (an Asaas boleto or Pix before its due date and grace): still open,
+   * but no unknown. No resolution try counts against it before this instant, when it is checked (migration 1764680260000).
+   */
+  @Column('timestamptz', { name: 'awaiting_payment_until', nullable: true }) awaitingPaymentUntil: Date | null;
   @Column('int', { name: 'resolution_tries', default: 0 }) resolutionTries: number;
   @Column('text', { name: 'resolved_by', nullable: true }) resolvedBy: string | null;
   @Column('timestamptz', { name: 'unknown_since', nullable: true }) unknownSince: Date | null;

@@ -14,8 +14,14 @@ export interface AsaasPaymentView {
   /** NaN when `value` is not an amount in reais with at most two decimals. */
   amountCents: number;
   externalReference: string | null;
+  billingType: string | null;
+  /** YYYY-MM-DD, or null when absent or not a date. */
+  dueDate: string | null;
 }
 
+/** A boleto or Pix waits for its payer until it is paid, cancelled or past its due date; a card does not. */
+const WAITS_FOR_PAYER = new Set(['BOLETO', 'PIX', 'UNDEFINED']);
+const AWAITING_STATUSES = new Set(['PENDING', 'OVERDUE']);
 
 export function readPayment(value: unknown): AsaasPaymentView | null {
   if (!isRecord(value) || typeof value.id !== 'string' || !value.id.startsWith('pay_')) return null;
@@ -25,7 +31,15 @@ export function readPayment(value: unknown): AsaasPaymentView | null {
     deleted: value.deleted === true,
     amountCents: reaisToCents(value.value),
     externalReference: typeof value.externalReference === 'string' ? value.externalReference : null,
+    billingType: typeof value.billingType === 'string' ? value.billingType : null,
+    dueDate: typeof value.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.dueDate) ? value.dueDate : null,
   };
+}
+
+/** The due date of a payment still waiting for its payer, else null. */
+function payableUntil(payment: AsaasPaymentView): string | null {
+  const waiting = !payment.deleted && typeof payment.status === 'string' && AWAITING_STATUSES.has(payment.status);
+  return waiting && payment.billingType !== null && WAITS_FOR_PAYER.has(payment.billingType) ? payment.dueDate : null;
 }
 
 export function toAsaasProviderCharge(payment: AsaasPaymentView, raw: unknown): ProviderCharge {
@@ -38,6 +52,7 @@ export function toAsaasProviderCharge(payment: AsaasPaymentView, raw: unknown): 
     currency: 'brl',
     attemptId: payment.externalReference,
     raw,
+    payableUntil: payableUntil(payment),
   };
 }
 

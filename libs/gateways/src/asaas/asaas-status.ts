@@ -14,7 +14,8 @@ const OUTCOME_BY_STATUS: Record<AsaasPaymentStatus, ProviderOutcome> = {
   AWAITING_RISK_ANALYSIS: 'pending',
   DUNNING_REQUESTED: 'pending',
   // A boleto past its due date can often still be paid: failing it would let a new attempt create a
-  // second payment the customer might also pay. It stays open until paid, deleted or reviewed.
+  // second payment the customer might also pay. It stays open until paid, or until the grace after its due
+  // date ends and it is cancelled at Asaas first (AwaitingPaymentHandler).
   OVERDUE: 'pending',
   RECEIVED: 'succeeded',
   RECEIVED_IN_CASH: 'succeeded',

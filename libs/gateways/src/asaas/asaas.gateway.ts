@@ -3,11 +3,12 @@ import { parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import type { AttemptReference, CancelResult, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup.results.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
 import { asaasStatementLines } from './asaas-statement.reader.js';
+import { asaasRefundsOf, decodeAsaasRefund, encodeAsaasRefund, toAsaasRefundResult } from './asaas-refund.js';
 import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge.encoding.js';
 import { readAsaasError, readPayment, toAsaasCreateResult, toAsaasProviderCharge } from './asaas-payment.response.js';
 
@@ -110,6 +111,36 @@ export class AsaasGateway extends PaymentGateway {
     return { kind: 'error', message, httpStatus: null, durationMs: elapsedSince(startedAt) };
   }
 
+  override encodeRefund(request: RefundRequest): string {
+    return encodeAsaasRefund(request);
+  }
+
+  /** One `POST /v3/payments/{id}/refund`: no key to send, so only a send proven never to have arrived is repeated. */
+  override async createRefund(_idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
+    const { paymentId, body, attemptId } = decodeAsaasRefund(encodedBody);
+    const result = await this.http.send({
+      method: 'POST',
+      url: `${this.apiBase}/v3/payments/${encodeURIComponent(paymentId)}/refund`,
+      headers: { ...this.#headers, 'Content-Type': 'application/json' },
+      body,
+    });
+    return toAsaasRefundResult(result, attemptId);
+  }
+
+  /**
+   * The refunded payment read by id, and our refund among its `refunds[]`. Whether a refund shows there at once is
+   * not promised, so a miss counts only after the consistency window (`consistent: false`), like the payments list.
+   */
+  override async findRefundByReference(reference: RefundReference): Promise<LookupResult> {
+    const startedAt = performance.now();
+    const outcome = await this.get(`/v3/payments/${encodeURIComponent(reference.providerChargeId)}`, {});
+    if (!outcome.ok) return lookupError(outcome, startedAt);
+    const refunds = asaasRefundsOf(outcome.body, reference.attemptId);
+    // A body that is not the payment with a readable refund list shows nothing: it proves no absence.
+    if (refunds === null) return lookupError({ message: 'payment answered 2xx without a readable refunds list: it proves nothing', httpStatus: 200 }, startedAt);
+    return lookupResult(refunds, false, startedAt);
+  }
+
   /** The payments received in the request's days, as statement lines (`api` only: Asaas has no report file). */
   override statement(request: StatementRequest): AsyncIterable<StatementLine> {
     if (request.source !== 'api') return super.statement(request);
@@ -130,6 +161,20 @@ export class AsaasGateway extends PaymentGateway {
     return { kind: 'found', charge: toAsaasProviderCharge(payment, outcome.body), durationMs: elapsedSince(startedAt) };
   }
 
+  /**
+   * `DELETE /v3/payments/{id}`: Asaas removes only a payment awaiting payment or overdue, and its customer can no
+   * longer pay it. Only an answer that says `deleted: true` for this very payment counts; anything else proves nothing.
+   */
+  override async cancelCharge(providerChargeId: string): Promise<CancelResult> {
+    const startedAt = performance.now();
+    const outcome = await this.call('DELETE', `/v3/payments/${encodeURIComponent(providerChargeId)}`, {});
+    if (!outcome.ok) return { kind: 'error', message: outcome.message, httpStatus: outcome.httpStatus, durationMs: elapsedSince(startedAt) };
+    if (outcome.body.deleted !== true || outcome.body.id !== providerChargeId) {
+      return { kind: 'error', message: 'delete answered 2xx without deleted: true for this payment', httpStatus: 200, durationMs: elapsedSince(startedAt) };
+    }
+    return { kind: 'cancelled', body: outcome.body, durationMs: elapsedSince(startedAt) };
+  }
+
   private async retrieve(paymentId: string, attemptId: string): Promise<{ ok: true; charge: ProviderCharge } | { ok: false; message: string; httpStatus: number | null }> {
     const outcome = await this.get(`/v3/payments/${encodeURIComponent(paymentId)}`, {});
     // A 404 for an id Asaas itself gave us means a wrong account or key, not a missing payment.
@@ -142,14 +187,18 @@ export class AsaasGateway extends PaymentGateway {
     return { ok: true, charge: toAsaasProviderCharge(payment, outcome.body) };
   }
 
-  private async get(path: string, params: Record<string, string>): Promise<PageOutcome> {
+  private get(path: string, params: Record<string, string>): Promise<PageOutcome> {
+    return this.call('GET', path, params);
+  }
+
+  private async call(method: 'GET' | 'DELETE', path: string, params: Record<string, string>): Promise<PageOutcome> {
     const query = new URLSearchParams(params).toString();
-    const result = await this.http.send({ method: 'GET', url: `${this.apiBase}${path}${query ? `?${query}` : ''}`, headers: this.#headers });
-    if (result.kind !== 'response') return { ok: false, message: `GET ${path}: ${result.kind} (${result.errorCode})`, httpStatus: null };
+    const result = await this.http.send({ method, url: `${this.apiBase}${path}${query ? `?${query}` : ''}`, headers: this.#headers });
+    if (result.kind !== 'response') return { ok: false, message: `${method} ${path}: ${result.kind} (${result.errorCode})`, httpStatus: null };
     const json = parseJson(result.body);
     const body = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
     if (result.status >= 200 && result.status < 300 && body) return { ok: true, body };
     const detail = readAsaasError(json)?.message;
-    return { ok: false, message: `GET ${path} answered ${result.status}${detail ? `: ${detail}` : ''}`, httpStatus: result.status };
+    return { ok: false, message: `${method} ${path} answered ${result.status}${detail ? `: ${detail}` : ''}`, httpStatus: result.status };
   }
 }

@@ -25,7 +25,7 @@ export interface ProviderTlsOptions {
 }
 
 export interface ProviderHttpRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;

@@ -4,8 +4,8 @@ import { decideResolution, type ResolutionDecision, type ResolutionInput } from 
 
 const MINUTE = 60_000;
 
-function charge(id: string, outcome: ProviderOutcome, money: { amountCents?: number; currency?: string } = {}): ProviderCharge {
-  return { providerChargeId: id, outcome, amountCents: money.amountCents ?? 4990, currency: money.currency ?? 'brl', attemptId: 'att_1', raw: {} };
+function charge(id: string, outcome: ProviderOutcome, money: { amountCents?: number; currency?: string; payableUntil?: string } = {}): ProviderCharge {
+  return { providerChargeId: id, outcome, amountCents: money.amountCents ?? 4990, currency: money.currency ?? 'brl', attemptId: 'att_1', raw: {}, payableUntil: money.payableUntil ?? null };
 }
 const found = (...charges: ProviderCharge[]): LookupResult => ({ kind: 'found', charges, consistent: true, durationMs: 80 });
 const notFound = (consistent: boolean): LookupResult => ({ kind: 'not_found', consistent, durationMs: 80 });
@@ -37,6 +37,11 @@ const table: [string, Partial<ResolutionInput>, ResolutionDecision | ReturnType<
   ['currency in another case: same money, apply it', { lookup: found(charge('pi_1', 'succeeded', { currency: 'BRL' })) }, { action: 'apply', status: 'succeeded', providerChargeId: 'pi_1' }],
   ['one charge the provider has not finished: wait', { lookup: found(charge('pi_1', 'pending')) }, { action: 'wait', reason: 'provider_pending' }],
   ['one unfinished charge on the last try: review with its id', { ...last, lookup: found(charge('pi_1', 'pending')) }, review('tries_exhausted', ['pi_1'], 'provider_pending')],
+  // A created boleto or Pix waiting for its payer: awaiting payment, whatever the try.
+  ['one charge waiting for its payer until a due date: await payment', { lookup: found(charge('pay_1', 'pending', { payableUntil: '2026-12-10' })) }, { action: 'await_payment', providerChargeId: 'pay_1', payableUntil: '2026-12-10' }],
+  ['one charge waiting for its payer, on the last try: still await, no review', { ...last, lookup: found(charge('pay_1', 'pending', { payableUntil: '2026-12-10' })) }, { action: 'await_payment', providerChargeId: 'pay_1', payableUntil: '2026-12-10' }],
+  ['a waiting charge of another amount: review, not await', { lookup: found(charge('pay_1', 'pending', { amountCents: 1, payableUntil: '2026-12-10' })) }, review('amount_mismatch', ['pay_1'])],
+  ['two waiting charges under one reference: a duplicate, review', { lookup: found(charge('pay_1', 'pending', { payableUntil: '2026-12-10' }), charge('pay_2', 'pending', { payableUntil: '2026-12-10' })) }, review('duplicate_provider_charges', ['pay_1', 'pay_2'])],
   // Found, but something is wrong: a person decides at once.
   ['two charges for one attempt, one succeeded: review as duplicate at once', { lookup: found(charge('pi_1', 'succeeded'), charge('pi_2', 'failed')) }, review('duplicate_provider_charges', ['pi_1', 'pi_2'])],
   ['two succeeded charges on the last try: still a duplicate', { ...last, lookup: found(charge('pi_1', 'succeeded'), charge('pi_2', 'succeeded')) }, review('duplicate_provider_charges', ['pi_1', 'pi_2'])],

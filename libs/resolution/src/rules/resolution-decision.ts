@@ -25,6 +25,8 @@ export type ResolutionDecision =
   | { action: 'apply'; status: 'succeeded' | 'failed'; providerChargeId: string }
   | { action: 'wait'; reason: WaitReason }
   | { action: 'fail_not_found' }
+  /** A created charge waiting for its payer until `payableUntil` (a due date): no unknown, so no try counts. */
+  | { action: 'await_payment'; providerChargeId: string; payableUntil: string }
   /** `providerChargeIds` and `lastWaitReason` are evidence for the person who decides. */
   | { action: 'review'; reason: ReviewReason; providerChargeIds: string[]; lastWaitReason: WaitReason | null };
 
@@ -33,7 +35,8 @@ export type ResolutionDecision =
  * 1. More than one provider charge for the attempt: review at once, even if one succeeded. Applying
  *    `succeeded` would bury the second charge; a person must refund it.
  * 2. One charge whose amount or currency differs from ours: review at once, whatever its status.
- * 3. One charge with a final status: apply it, even on the last try.
+ * 3. One charge with a final status: apply it, even on the last try. One that waits for its payer until a due
+ *    date (a boleto, a Pix) is awaiting payment, not unknown: the tries do not run out on it.
  * 4. Nothing found, by a provider that cannot look up by reference: review, absence proves nothing.
  * 5. Nothing found after the consistency window: fail, even on the last try.
  * 6. Anything else (provider still pending, inside the window, the query failed): wait, or review
@@ -65,6 +68,7 @@ function decideFoundCharge(charge: ProviderCharge, expected: ResolutionInput['ex
   const sameMoney =
     charge.amountCents === expected.amountCents && charge.currency.toLowerCase() === expected.currency.toLowerCase();
   if (!sameMoney) return review('amount_mismatch', [charge.providerChargeId], null);
+  if (charge.outcome === 'pending' && charge.payableUntil) return { action: 'await_payment', providerChargeId: charge.providerChargeId, payableUntil: charge.payableUntil };
   if (charge.outcome === 'pending') return { action: 'wait', reason: 'provider_pending' };
   return { action: 'apply', status: charge.outcome, providerChargeId: charge.providerChargeId };
 }
