@@ -16,3 +16,21 @@ export class StatementUnavailableError extends DomainError {
     super(message, httpStatus === null ? undefined : { httpStatus });
   }
 }
+
+/**
+ * The provider has not made the day's data available yet (Stripe: the report type's `data_available_end` is before
+ * the interval's end). Nothing was read and nothing is wrong: the run waits for a later tick instead of failing.
+ */
+export class StatementNotYetAvailableError extends DomainError {
+  readonly code = 'statement_not_yet_available';
+  readonly kind = 'unavailable';
+  constructor(
+    readonly availableUntil: Date,
+    readonly needed: Date,
+  ) {
+    super(`the provider's data is available until ${availableUntil.toISOString()}, the day needs it until ${needed.toISOString()}`, {
+      availableUntil: availableUntil.toISOString(),
+      needed: needed.toISOString(),
+    });
+  }
+}

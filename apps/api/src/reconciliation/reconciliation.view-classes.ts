@@ -12,7 +12,7 @@ export class RunViewDoc {
   @ApiProperty({ example: '2026-12-01' }) date: string;
   @ApiProperty({ enum: ['api', 'report'] }) source: string;
   @ApiProperty({ enum: ['scheduled', 'manual'] }) trigger: string;
-  @ApiProperty({ enum: ['running', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['running', 'succeeded', 'failed', 'waiting'], description: 'waiting: the provider has not made the day available yet; the next tick asks again' }) status: string;
   @ApiProperty() linesRead: number;
   @ApiProperty() matched: number;
   @ApiProperty() settled: number;
