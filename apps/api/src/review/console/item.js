@@ -29,9 +29,9 @@ export async function showItem(id) {
       h(
         'div',
         { class: 'item-main' },
-        factsCard(item, attempt),
+        item.day ? gapFactsCard(item) : factsCard(item, attempt),
         h('section', { class: 'card' }, h('h2', {}, 'Timeline'), timeline(item, evidence, audit)),
-        attemptsCard(evidence.attempts),
+        item.day ? runsCard(evidence.runs ?? []) : attemptsCard(evidence.attempts),
         auditCard(audit),
       ),
       h('aside', { class: 'item-side' }, decisionCard(item, evidence)),
@@ -59,6 +59,34 @@ function factsCard(item, attempt) {
       row('Attempt', item.attemptId, true),
       row('Idempotency key', attempt.idempotencyKey, true),
     ),
+  );
+}
+
+/** A reconciliation_gap item is about a provider's day, not an attempt. */
+function gapFactsCard(item) {
+  const row = (label, value) => [h('dt', {}, label), h('dd', {}, value ?? '—')];
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, 'Facts'),
+    h(
+      'dl',
+      { class: 'facts' },
+      row('Provider', item.provider),
+      row('Day', h('strong', {}, item.day)),
+      row('Opened', `${dateTime(item.openedAt)} (${age(item.openedAt) === 'just now' ? 'just now' : `${age(item.openedAt)} ago`})`),
+    ),
+  );
+}
+
+function runsCard(runs) {
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, `Runs of the day (${runs.length})`),
+    runs.length === 0
+      ? h('p', { class: 'muted' }, 'The day was never tried.')
+      : runs.map((r) => h('div', { class: 'attempt' }, h('div', {}, pill(`run-${r.status}`, r.status), ' ', `${r.trigger} · ${r.source} · started `, dateTime(r.startedAt), r.requestedBy ? ` by ${r.requestedBy}` : ''), r.error ? h('div', { class: 'muted' }, r.error) : null)),
   );
 }
 
@@ -91,6 +119,9 @@ function timeline(item, evidence, audit) {
   }
   for (const w of evidence.webhookEvents) {
     events.push({ at: w.receivedAt, kind: 'webhook', label: 'Webhook', title: w.type, sub: `${w.disposition.replace(/_/g, ' ')}${w.providerChargeId ? ` · ${w.providerChargeId}` : ''}${tag(w.attemptId)}`, detail: w.detail });
+  }
+  for (const r of evidence.runs ?? []) {
+    events.push({ at: r.startedAt, kind: 'lookup', label: 'Run', title: `Reconciliation run ${r.status}`, sub: `${r.trigger}${r.error ? ` · ${r.error}` : ''}`, detail: null });
   }
   events.push({ at: item.openedAt, kind: 'review', label: 'Review', title: `Review item opened: ${reasonLabel(item.reason)}`, sub: item.reason, detail: evidence.snapshot?.findings ?? null });
   for (const a of audit) {
