@@ -24,13 +24,8 @@ export class StatementUnavailableError extends DomainError {
 export class StatementNotYetAvailableError extends DomainError {
   readonly code = 'statement_not_yet_available';
   readonly kind = 'unavailable';
-  constructor(
-    readonly availableUntil: Date,
-    readonly needed: Date,
-  ) {
-    super(`the provider's data is available until ${availableUntil.toISOString()}, the day needs it until ${needed.toISOString()}`, {
-      availableUntil: availableUntil.toISOString(),
-      needed: needed.toISOString(),
-    });
+  constructor(availableUntil: Date, needed: Date) {
+    const [until, by] = [availableUntil.toISOString(), needed.toISOString()];
+    super(`the provider's data is available until ${until}, the day needs it until ${by}`, { availableUntil: until, needed: by });
   }
 }

@@ -7,6 +7,7 @@ import { ChargeAttemptEntity, isUniqueViolation, REVIEW_FOLLOW_UPS, type ReviewF
 import { actionFitsAttempt, actionFitsGap, needsSecondReviewer, type AttemptStatusSeen, type ReviewAction } from './rules/review-decision-rules.js';
 import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import { writeReviewAudit } from './review-audit.writer.js';
+import { closeAcknowledged } from './acknowledge.close.js';
 import { isAttemptItem, type AttemptItemRow, type ReviewItemRow, type ReviewItemView } from './review-item.view.js';
 import { ReviewGapDecision } from './review-gap.decision.js';
 import { ReviewProviderCheck, type CheckSubject, type ProviderEvidence } from './review-provider-check.service.js';
@@ -163,23 +164,8 @@ export class ReviewDecisionService {
       // Terminal statuses never change, but the lock keeps the check and the close in one picture.
       const status = await this.lockAttempt(em, row.attempt_id);
       if (status.status !== 'succeeded' && status.status !== 'failed') throw new ReviewAttemptSettledError(row.attempt_id, status.status, status.resolved_by);
-      const [, affected] = await em.query<[unknown[], number]>(
-        `UPDATE review_items SET state = 'closed', decision = 'acknowledge', follow_up = $3, decision_reason = $4,
-                decided_by = $2, decided_at = now(), closed_at = now(), updated_at = now()
-          WHERE id = $1 AND state = 'claimed' AND claimed_by = $2 AND claim_expires_at > now()`,
-        [row.id, actor, followUp, reason],
-      );
-      if (affected !== 1) throw await this.claimLost(row.id);
-      await writeReviewAudit(em, {
-        reviewItemId: row.id,
-        actor,
-        action: 'decide',
-        decision: 'acknowledge',
-        reason,
-        stateBefore: 'claimed',
-        stateAfter: 'closed',
-        evidence: { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}), ...(proof ? { provider: proof.evidence } : {}) },
-      });
+      const evidence = { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}), ...(proof ? { provider: proof.evidence } : {}) };
+      if (!(await closeAcknowledged(em, row.id, actor, followUp, reason, evidence))) throw await this.claimLost(row.id);
       // Money to give back becomes a refund proposal in the same commit as the close: an admin approves it, and
       // approving executes it once (and refuses a provider charge that is our attempt's own success).
       if (followUp === 'refund_needed' && refundProviderChargeId && proof) {

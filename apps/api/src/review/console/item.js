@@ -41,42 +41,26 @@ export async function showItem(id) {
 
 function factsCard(item, attempt) {
   const row = (label, value, mono) => [h('dt', {}, label), h('dd', { class: mono ? 'mono' : null }, value ?? '—')];
-  return h(
-    'section',
-    { class: 'card' },
-    h('h2', {}, 'Facts'),
-    h(
-      'dl',
-      { class: 'facts' },
-      row('Amount', h('strong', {}, money(item.amountCents, item.currency))),
-      row('Merchant', item.merchantName ? `${item.merchantName} (${item.merchantId})` : '—'),
-      row('Customer', item.customerId ?? '—', true),
-      row('Provider', item.provider),
-      row('Attempt status', pill(`attempt-${item.attemptStatus}`, item.attemptStatus)),
-      row('Provider charge', attempt.providerChargeId, true),
-      row('Opened', `${dateTime(item.openedAt)} (${age(item.openedAt) === 'just now' ? 'just now' : `${age(item.openedAt)} ago`})`),
-      row('Charge', item.chargeId ?? 'none of ours (refund of a proposal)', true),
-      row('Attempt', item.attemptId, true),
-      row('Idempotency key', attempt.idempotencyKey, true),
-    ),
+  return factsSection(
+    row('Amount', h('strong', {}, money(item.amountCents, item.currency))),
+    row('Merchant', item.merchantName ? `${item.merchantName} (${item.merchantId})` : '—'),
+    row('Customer', item.customerId ?? '—', true),
+    row('Provider', item.provider),
+    row('Attempt status', pill(`attempt-${item.attemptStatus}`, item.attemptStatus)),
+    row('Provider charge', attempt.providerChargeId, true),
+    openedRow(item),
+    row('Charge', item.chargeId ?? 'none of ours (refund of a proposal)', true),
+    row('Attempt', item.attemptId, true),
+    row('Idempotency key', attempt.idempotencyKey, true),
   );
 }
 
+const factsSection = (...rows) => h('section', { class: 'card' }, h('h2', {}, 'Facts'), h('dl', { class: 'facts' }, rows));
+const openedRow = (item) => [h('dt', {}, 'Opened'), h('dd', {}, `${dateTime(item.openedAt)} (${age(item.openedAt) === 'just now' ? 'just now' : `${age(item.openedAt)} ago`})`)];
+
 /** A reconciliation_gap item is about a provider's day, not an attempt. */
 function gapFactsCard(item) {
-  const row = (label, value) => [h('dt', {}, label), h('dd', {}, value ?? '—')];
-  return h(
-    'section',
-    { class: 'card' },
-    h('h2', {}, 'Facts'),
-    h(
-      'dl',
-      { class: 'facts' },
-      row('Provider', item.provider),
-      row('Day', h('strong', {}, item.day)),
-      row('Opened', `${dateTime(item.openedAt)} (${age(item.openedAt) === 'just now' ? 'just now' : `${age(item.openedAt)} ago`})`),
-    ),
-  );
+  return factsSection([h('dt', {}, 'Provider'), h('dd', {}, item.provider)], [h('dt', {}, 'Day'), h('dd', {}, h('strong', {}, item.day))], openedRow(item));
 }
 
 function runsCard(runs) {
