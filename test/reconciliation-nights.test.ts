@@ -42,10 +42,13 @@ describe('no day goes unreconciled', () => {
     stack.db.query<Array<{ id: string; provider: string; day: string; state: string; attempt_id: string | null }>>(
       `SELECT id, gap_provider AS provider, gap_day::text AS day, state, attempt_id FROM review_items WHERE reason = 'reconciliation_gap' ORDER BY gap_day`,
     );
-  const unreconciledDays = async () => {
+  const gauge = async (name: string) => {
     const metrics = (await stack.http.get('/metrics')).text;
-    return Number(/charge_once_reconciliation_unreconciled_days\{provider="stripe"\} (\d+)/.exec(metrics)?.[1]);
+    return Number(new RegExp(`charge_once_reconciliation_${name}\\{provider="stripe"\\} (\\S+)`).exec(metrics)?.[1]);
   };
+  const unreconciledDays = () => gauge('unreconciled_days');
+  /** Per day reconciled: every day of the window before it has a succeeded run. */
+  const reconciledThrough = () => gauge('last_success_timestamp_seconds');
 
   it('two failed nights and a report not yet available: the third night reconciles all three days in order; the day past the window is one review item', async () => {
     const planted = stack.sim.plantCharges([dA, dB, dC].map((day) => ({ amount: 1000, created: unix(day) + 12 * 3600 })));
@@ -77,6 +80,7 @@ describe('no day goes unreconciled', () => {
     expect(stack.sim.stats().requests.reportRuns).toBe(reportRunsBefore);
     const [gap] = await gapItems();
     expect(await gapItems()).toEqual([{ id: gap.id, provider: 'stripe', day: old, state: 'open', attempt_id: null }]);
+    expect(await reconciledThrough()).toBe(unix(dA));
     // A waiting day is not a failure: the next tick asks again, at once.
     expect(await runs.catchUp('stripe', dC)).toEqual([dA, dB, dC]);
 
@@ -92,6 +96,7 @@ describe('no day goes unreconciled', () => {
     );
     expect(divergences).toEqual([dA, dB, dC].map((day, i) => ({ day, provider_charge_id: planted[i].paymentIntentId })));
     expect(await unreconciledDays()).toBe(0);
+    expect(await reconciledThrough()).toBe(unix(addDays(dC, 1)));
 
     // Later ticks open no second item for `old`, and the database refuses one however it is written.
     expect(await runs.catchUp('stripe', dC)).toEqual([]);
