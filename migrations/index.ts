@@ -22,6 +22,7 @@ import { ReconciliationCatchUp1764680200000 } from './1764680200000-Reconciliati
 import { CreditConfirmations1764680210000 } from './1764680210000-CreditConfirmations.js';
 import { RefundProposalFourEyes1764680220000 } from './1764680220000-RefundProposalFourEyes.js';
 import { PayoutLateDebits1764680250000 } from './1764680250000-PayoutLateDebits.js';
+import { ReconciliationNights1764680230000 } from './1764680230000-ReconciliationNights.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -52,4 +53,5 @@ export const MIGRATIONS = [
   RefundProposalFourEyes1764680220000,
   PayoutLateDebits1764680250000,
   AwaitingPayment1764680260000,
+  ReconciliationNights1764680230000,
 ];

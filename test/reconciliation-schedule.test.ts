@@ -46,7 +46,10 @@ describe('the nightly reconciliation in the workers', () => {
 
   it('reconciles every day since the last success at the next tick, oldest first, after two failed nights', async () => {
     const databaseUrl = await scratchDatabase('reconciliation_catchup');
-    const stack = await startTestStack({ env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_REPORT_POLL_MS: '20', RECONCILIATION_CATCHUP_DAYS: '4', RECONCILIATION_SOURCE: 'api' } });
+    // No backoff between tries here (the nights are seconds apart); test/reconciliation-nights.test.ts has the backoff.
+    const stack = await startTestStack({
+      env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_REPORT_POLL_MS: '20', RECONCILIATION_CATCHUP_DAYS: '4', RECONCILIATION_SOURCE: 'api', RECONCILIATION_RETRY_BACKOFF_MS: '1' },
+    });
     stacks.push(stack);
     const yesterday = previousDay(new Date(), 'UTC');
     const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);

@@ -29,6 +29,11 @@ export interface SimulatorConfig {
   reportDelayMs: number;
   /** A report file stops sending after this many lines and hangs (a provider dying mid-file); null: never. */
   reportStallAfterLines: number | null;
+  /**
+   * The report type's `data_available_end` (unix seconds): a report is only ready up to here, as Stripe's data of a
+   * day arrives hours after it ends. null: no lag (a day past now, so every day up to now is covered).
+   */
+  reportDataAvailableEnd: number | null;
   webhook: WebhookSettings;
   /** Asaas's list by filter only sees payments older than this; a retrieve by id never lags. */
   asaasListLagMs: number;
@@ -54,6 +59,7 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   declineCustomers: [],
   reportDelayMs: 0,
   reportStallAfterLines: null,
+  reportDataAvailableEnd: null,
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
   asaasListLagMs: 0,
   asaasClockOffsetDays: 0,
@@ -72,6 +78,8 @@ export function applyConfigPatch(config: SimulatorConfig, patch: unknown): Simul
     reportDelayMs: optionalNumber(input.reportDelayMs, 'reportDelayMs') ?? config.reportDelayMs,
     reportStallAfterLines:
       input.reportStallAfterLines === null ? null : (optionalNumber(input.reportStallAfterLines, 'reportStallAfterLines') ?? config.reportStallAfterLines),
+    reportDataAvailableEnd:
+      input.reportDataAvailableEnd === null ? null : (optionalNumber(input.reportDataAvailableEnd, 'reportDataAvailableEnd') ?? config.reportDataAvailableEnd),
     webhook: readWebhookSettings(input.webhook, 'webhook', config.webhook),
     asaasListLagMs: optionalNumber(input.asaasListLagMs, 'asaasListLagMs') ?? config.asaasListLagMs,
     asaasClockOffsetDays: optionalNumber(input.asaasClockOffsetDays, 'asaasClockOffsetDays', 0, 3650) ?? config.asaasClockOffsetDays,

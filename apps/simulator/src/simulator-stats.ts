@@ -10,7 +10,7 @@ export interface SimulatorStatsSnapshot {
   idempotentReplays: number;
   /** Connections a hang fault is holding right now; 0 once every hung client has gone. */
   hangingConnections: number;
-  requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number; refundCreates: number; refundRetrieves: number; refundLists: number; balanceTransactions: number; reportRuns: number; reportFiles: number };
+  requests: { creates: number; retrieves: number; lists: number; searches: number; unauthorized: number; refundCreates: number; refundRetrieves: number; refundLists: number; balanceTransactions: number; reportRuns: number; reportTypes: number; reportFiles: number };
   webhooks: { sent: number; delivered: number; failed: number; forged: number; dropped: number; duplicated: number };
   /** The Asaas API, which has no idempotency key: payments are counted by `externalReference` instead. */
   asaas: {
@@ -83,7 +83,7 @@ function emptyStats(): SimulatorStatsSnapshot {
     refundsByIdempotencyKey: {},
     idempotentReplays: 0,
     hangingConnections: 0,
-    requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0, refundCreates: 0, refundRetrieves: 0, refundLists: 0, balanceTransactions: 0, reportRuns: 0, reportFiles: 0 },
+    requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0, refundCreates: 0, refundRetrieves: 0, refundLists: 0, balanceTransactions: 0, reportRuns: 0, reportTypes: 0, reportFiles: 0 },
     webhooks: { sent: 0, delivered: 0, failed: 0, forged: 0, dropped: 0, duplicated: 0 },
     asaas: { paymentsCreated: 0, createsByExternalReference: {}, requests: { creates: 0, retrieves: 0, lists: 0, unauthorized: 0, deletes: 0, refunds: 0 } },
   };

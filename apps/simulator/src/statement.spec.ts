@@ -70,6 +70,19 @@ describe('simulator statement: balance transactions and the itemized report, fro
     expect(status).toBe('succeeded');
   });
 
+  it('models the report type\'s data_available_end: a day past now by default, held back through the control API', async () => {
+    const path = '/v1/reporting/report_types/balance_change_from_activity.itemized.3';
+    const open = await stripeCall(sim, 'GET', path);
+    expect(open.json).toMatchObject({ object: 'reporting.report_type', id: 'balance_change_from_activity.itemized.3' });
+    expect(open.json.data_available_end).toBeGreaterThan(Date.now() / 1000);
+    expect((await controlCall(sim, 'POST', '/_sim/config', { reportDataAvailableEnd: DAY })).status).toBe(200);
+    expect((await stripeCall(sim, 'GET', path)).json.data_available_end).toBe(DAY);
+    sim.configure({ reportDataAvailableEnd: null });
+    expect((await stripeCall(sim, 'GET', path)).json.data_available_end).toBeGreaterThan(Date.now() / 1000);
+    expect((await stripeCall(sim, 'GET', '/v1/reporting/report_types/balance.summary.1')).status).toBe(404);
+    expect(sim.stats().requests.reportTypes).toBe(4);
+  });
+
   it('plants through the control API as well', async () => {
     const res = await controlCall(sim, 'POST', '/_sim/statement/charges', { charges: [{ amount: 500, created: DAY }] });
     expect(res.status).toBe(200);

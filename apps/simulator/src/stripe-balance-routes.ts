@@ -59,6 +59,23 @@ export function retrieveReportRun(engine: SimulatorEngine, request: IncomingMess
   else reply(404, stripeErrors.resourceMissing(id));
 }
 
+/** `GET /v1/reporting/report_types/:id`: when the simulated data of the itemized report ends (`reportDataAvailableEnd`). */
+export function retrieveReportType(engine: SimulatorEngine, id: string, reply: QueryReply): void {
+  if (id !== SUPPORTED_REPORT) return reply(404, stripeErrors.resourceMissing(id));
+  const now = Math.floor(Date.now() / 1000);
+  reply(200, {
+    id,
+    object: 'reporting.report_type',
+    name: 'Itemized balance change from activity',
+    data_available_start: 0,
+    data_available_end: engine.config.reportDataAvailableEnd ?? now + 86_400,
+    default_columns: DEFAULT_COLUMNS,
+    livemode: false,
+    updated: now,
+    version: 3,
+  });
+}
+
 /** `GET /v1/files/:id/contents`: the report's CSV, written as the client reads it (backpressure honoured). */
 export async function streamReportFile(engine: SimulatorEngine, fileId: string, response: ServerResponse, reply: QueryReply): Promise<void> {
   const run = engine.reportRuns.runOfFile(fileId);

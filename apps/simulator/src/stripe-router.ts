@@ -9,11 +9,12 @@ import { stripeErrors } from './stripe-errors.js';
 import { applyQueryFault, listIntents, listRefunds, retrieveIntent, retrieveRefund, searchIntents } from './stripe-query-routes.js';
 import { createRefundRoute } from './stripe-refund-route.js';
 import type { QueryReply } from './stripe-query-routes.js';
-import { createReportRun, listBalanceTransactions, retrieveReportRun, streamReportFile } from './stripe-balance-routes.js';
+import { createReportRun, listBalanceTransactions, retrieveReportRun, retrieveReportType, streamReportFile } from './stripe-balance-routes.js';
 
 const INTENT_PATH = /^\/v1\/payment_intents\/([^/]+)$/;
 const REFUND_PATH = /^\/v1\/refunds\/([^/]+)$/;
 const REPORT_RUN_PATH = /^\/v1\/reporting\/report_runs\/([^/]+)$/;
+const REPORT_TYPE_PATH = /^\/v1\/reporting\/report_types\/([^/]+)$/;
 const FILE_CONTENTS_PATH = /^\/v1\/files\/([^/]+)\/contents$/;
 
 /** The Stripe-imitating API. Any error inside a route becomes a 500, never a crashed simulator. */
@@ -47,6 +48,7 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
   }
   if (method !== 'GET') return sendJson(response, 404, stripeErrors.unknownRoute(method, url.pathname));
   const reportRunId = REPORT_RUN_PATH.exec(url.pathname)?.[1];
+  const reportTypeId = REPORT_TYPE_PATH.exec(url.pathname)?.[1];
   const fileId = FILE_CONTENTS_PATH.exec(url.pathname)?.[1];
   const intentId = INTENT_PATH.exec(url.pathname)?.[1];
   // Counted on arrival, answered after the latency: a test can act while a query is in flight.
@@ -72,6 +74,9 @@ async function route(engine: SimulatorEngine, request: IncomingMessage, response
   } else if (reportRunId) {
     engine.stats.countRequest('reportRuns');
     retrieveReportRun(engine, request, decodeURIComponent(reportRunId), reply);
+  } else if (reportTypeId) {
+    engine.stats.countRequest('reportTypes');
+    retrieveReportType(engine, decodeURIComponent(reportTypeId), reply);
   } else if (fileId) {
     engine.stats.countRequest('reportFiles');
     if (!applyQueryFault(engine, response, reply)) await streamReportFile(engine, decodeURIComponent(fileId), response, reply);

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry } from '@app/gateways';
-import { ReconciliationRunsService, previousDay, statementSourcesOf } from '@app/reconciliation';
+import { ReconciliationRunsService, previousDay, readableProviders } from '@app/reconciliation';
 
 /**
  * Every worker fires RECONCILIATION_CRON in RECONCILIATION_TZ and asks to run the previous day, and every day of
@@ -50,9 +50,8 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
     const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
     // Only providers whose statement the adapter can read (each through the source it offers): the others are
     // reported as not reconciled, not failed.
-    const readable = this.gateways.attemptProviders().filter((name) => statementSourcesOf(this.gateways, name).length > 0);
     // Yesterday, and every earlier day of the catch-up window that never succeeded (a failed or missed night).
-    for (const provider of readable) await this.runs.catchUp(provider, day);
+    for (const provider of readableProviders(this.gateways)) await this.runs.catchUp(provider, day);
   }
 
   private track(work: Promise<unknown>): void {

@@ -204,6 +204,20 @@ export class AppConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(366)
   RECONCILIATION_CATCHUP_DAYS = 7;
 
+  /**
+   * Waits before a tick tries a failed day again, after its 1st, 2nd, ... failed scheduled run (the last repeats),
+   * counted from when that run finished: a provider failing a day is not asked at every tick.
+   */
+  @IsArray() @ArrayNotEmpty() @IsInt({ each: true }) @Min(1, { each: true })
+  RECONCILIATION_RETRY_BACKOFF_MS: number[] = [1_800_000, 3_600_000, 7_200_000, 14_400_000];
+
+  /**
+   * How far before the catch-up window a tick looks for days never reconciled (each becomes one review item),
+   * and never before the provider's first run or first successful attempt.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(3660)
+  RECONCILIATION_GAP_LOOKBACK_DAYS = 90;
+
   /** Which statement the nightly job reads: `report` (the provider's file, for large days) or `api` (paging). */
   @IsIn(['api', 'report'])
   RECONCILIATION_SOURCE = 'report';

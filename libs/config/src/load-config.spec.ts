@@ -23,6 +23,7 @@ describe('loadConfig', () => {
   it('reads a delay list into numbers at boot, and names the list and the bad entry when it is malformed', () => {
     expect(loadConfig({ SUBMIT_RETRY_BACKOFF_MS: ' 500, 1000 ' }).SUBMIT_RETRY_BACKOFF_MS).toEqual([500, 1000]);
     expect(() => loadConfig({ RESOLUTION_BACKOFF_MS: '2000,,5000' })).toThrow(/RESOLUTION_BACKOFF_MS: entry 2 \(""\) is not a whole number/);
+    expect(loadConfig({ RECONCILIATION_RETRY_BACKOFF_MS: '600000,3600000' }).RECONCILIATION_RETRY_BACKOFF_MS).toEqual([600_000, 3_600_000]);
   });
 
   it('takes QUEUE_PREFIX as a name or as a Redis Cluster hash tag in braces, and nothing else', () => {

@@ -16,3 +16,16 @@ export class StatementUnavailableError extends DomainError {
     super(message, httpStatus === null ? undefined : { httpStatus });
   }
 }
+
+/**
+ * The provider has not made the day's data available yet (Stripe: the report type's `data_available_end` is before
+ * the interval's end). Nothing was read and nothing is wrong: the run waits for a later tick instead of failing.
+ */
+export class StatementNotYetAvailableError extends DomainError {
+  readonly code = 'statement_not_yet_available';
+  readonly kind = 'unavailable';
+  constructor(availableUntil: Date, needed: Date) {
+    const [until, by] = [availableUntil.toISOString(), needed.toISOString()];
+    super(`the provider's data is available until ${until}, the day needs it until ${by}`, { availableUntil: until, needed: by });
+  }
+}

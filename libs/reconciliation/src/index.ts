@@ -3,8 +3,8 @@ export { ReconciliationRunsService, type RunRequest } from './reconciliation-run
 export { ReconciliationQueries, type DivergenceFilter } from './reconciliation-queries.service.js';
 export { RefundProposalsService } from './refund-proposals.service.js';
 export { closeOpenReviewItem } from './review-item.closer.js';
-export { statementSourcesOf } from './statement.sources.js';
-export type { DivergenceView, RefundProposalView, RunView } from './reconciliation.views.js';
+export { readableProviders } from './statement.sources.js';
+export type { DivergenceView, OpenDaysView, RefundProposalView, RunView } from './reconciliation.views.js';
 export * from './reconciliation.errors.js';
 export * from './rules/reconciliation-day.js';
 export * from './rules/divergence-kinds.js';

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
 import { ReconciliationDivergenceEntity, ReconciliationRunEntity } from '@app/database';
+import { GatewayRegistry } from '@app/gateways';
+import { dayWindow, previousDay } from './rules/reconciliation-day.js';
+import { readableProviders } from './statement.sources.js';
+import { unreconciledDays } from './unreconciled-days.query.js';
 import { DivergenceNotFoundError, InvalidCursorError, ReconciliationRunNotFoundError } from './reconciliation.errors.js';
-import { divergenceView, runView, type DivergenceView, type RunView } from './reconciliation.views.js';
+import { divergenceView, runView, type DivergenceView, type OpenDaysView, type RunView } from './reconciliation.views.js';
 
 /** Milliseconds, the precision a cursor carries (PostgreSQL keeps microseconds, a JS Date does not). */
 const PAGE_ORDER = `date_trunc('milliseconds', d.created_at)`;
@@ -20,7 +25,32 @@ export interface DivergenceFilter {
 /** What finance reads: runs, divergences (keyset-paged, oldest first), and acknowledging one. */
 @Injectable()
 export class ReconciliationQueries {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Per provider a tick reconciles: the days of the catch-up window (ending yesterday) still without a succeeded
+   * run, and the instant through which every day of the window is reconciled (the start of the first open day),
+   * which a run of some later day cannot move past a gap.
+   */
+  async openDays(): Promise<OpenDaysView[]> {
+    const tz = this.config.RECONCILIATION_TZ;
+    const lastDay = previousDay(new Date(), tz);
+    return Promise.all(
+      readableProviders(this.gateways).map(async (provider) => {
+        const open = await unreconciledDays(this.db.manager, provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS);
+        const first = open.at(0);
+        return {
+          provider,
+          reconciledThrough: first ? dayWindow(first.day, tz).start : dayWindow(lastDay, tz).end,
+          days: open.map((d) => ({ day: d.day, status: d.lastStatus ?? 'not_tried', error: d.lastError, failedRuns: d.failedRuns })),
+        };
+      }),
+    );
+  }
 
   async run(id: string): Promise<RunView> {
     const run = await this.db.getRepository(ReconciliationRunEntity).findOneBy({ id });

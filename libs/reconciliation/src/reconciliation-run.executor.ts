@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { GatewayRegistry } from '@app/gateways';
+import { GatewayRegistry, StatementNotYetAvailableError } from '@app/gateways';
 import type { ClaimedRun } from './reconciliation-run.lease.js';
 import { dayWindow } from './rules/reconciliation-day.js';
 import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement.staging.js';
@@ -12,6 +12,7 @@ import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
 import { divergenceCountsOf, type MatchScope } from './statement.matching.js';
 import { openStatement } from './statement.sources.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
+import { closeGapReviewItem } from './review-item.closer.js';
 import { msInterval } from '@app/database';
 
 /**
@@ -49,7 +50,8 @@ export class ReconciliationRunExecutor {
     } catch (error) {
       // A stopped or superseded executor writes nothing more: the lease expires and another worker takes over.
       if (signal.aborted) this.logger.warn({ runId: run.id, reason: String(signal.reason) }, 'reconciliation run stopped');
-      else await this.fail(run, error);
+      else if (error instanceof StatementNotYetAvailableError) await this.end(run, 'waiting', error);
+      else await this.end(run, 'failed', error);
     } finally {
       clearInterval(heartbeat);
       await runner.release();
@@ -112,25 +114,33 @@ export class ReconciliationRunExecutor {
     return rows.length === 1;
   }
 
+  /** Succeeds the run and, in the same commit, closes the review item of its day if that day had become a gap. */
   private async finish(run: ClaimedRun, outcome: { linesRead: number; matched: number; divergences: Record<string, number>; phasesMs: Record<string, number> }): Promise<boolean> {
-    const [rows] = await this.db.query<[unknown[], number]>(
-      `UPDATE reconciliation_runs
-          SET status = 'succeeded', lines_read = $3, matched = $4, divergence_counts = $5, finished_at = now(),
-              lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = $1 AND status = 'running' AND executions = $2 RETURNING id`,
-      [run.id, run.executions, outcome.linesRead, outcome.matched, JSON.stringify(outcome.divergences)],
-    );
-    if (rows.length === 0) this.logger.warn({ runId: run.id }, 'reconciliation run finished by another executor');
-    return rows.length === 1;
+    const finished = await this.db.transaction(async (em) => {
+      const [rows] = await em.query<[unknown[], number]>(
+        `UPDATE reconciliation_runs
+            SET status = 'succeeded', lines_read = $3, matched = $4, divergence_counts = $5, finished_at = now(),
+                lease_owner = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND status = 'running' AND executions = $2 RETURNING id`,
+        [run.id, run.executions, outcome.linesRead, outcome.matched, JSON.stringify(outcome.divergences)],
+      );
+      if (rows.length === 1) await closeGapReviewItem(em, run);
+      return rows.length === 1;
+    });
+    if (!finished) this.logger.warn({ runId: run.id }, 'reconciliation run finished by another executor');
+    return finished;
   }
 
-  private async fail(run: ClaimedRun, error: unknown): Promise<void> {
+  /** `failed`, or `waiting` when the provider has not made the day available yet (not a failure: no backoff). */
+  private async end(run: ClaimedRun, status: 'failed' | 'waiting', error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    this.logger.error({ runId: run.id, provider: run.provider, day: run.day, err: error }, 'reconciliation run failed');
+    const context = { runId: run.id, provider: run.provider, day: run.day };
+    if (status === 'failed') this.logger.error({ ...context, err: error }, 'reconciliation run failed');
+    else this.logger.log({ ...context, reason: message }, 'reconciliation run waits for the provider\'s data');
     await this.db.query(
-      `UPDATE reconciliation_runs SET status = 'failed', error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+      `UPDATE reconciliation_runs SET status = $3, error = $4, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
         WHERE id = $1 AND status = 'running' AND executions = $2`,
-      [run.id, run.executions, message.slice(0, 2000)],
+      [run.id, run.executions, status, message.slice(0, 2000)],
     );
   }
 }

@@ -8,7 +8,10 @@ import { GatewayRegistry, StatementUnsupportedError, type StatementSource } from
 import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
 import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-run.lease.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
-import { isCalendarDay } from './rules/reconciliation-day.js';
+import { addDays, isCalendarDay } from './rules/reconciliation-day.js';
+import { isDayDue } from './rules/day-retry.js';
+import { openGapReviewItems } from './reconciliation-gap.opener.js';
+import { unreconciledDays } from './unreconciled-days.query.js';
 import { statementSourceFor } from './rules/statement-source.js';
 import { statementSourcesOf } from './statement.sources.js';
 
@@ -65,17 +68,24 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   /**
    * Every day of the catch-up window up to `lastDay` (yesterday) that has no succeeded run of this provider, oldest
-   * first, each claimed and run like the nightly day: a failed or missed night is reconciled at the next tick.
+   * first, each claimed and run like the nightly day: a failed or missed night is reconciled at a later tick, a failed
+   * day only once its backoff has passed (a day waiting for the provider's data is asked again at once). A day that
+   * has left the window unreconciled becomes a review item. Returns the days run now.
    */
   async catchUp(provider: string, lastDay: string): Promise<string[]> {
-    const days = await this.db.query<Array<{ day: string }>>(
-      `SELECT d::date::text AS day FROM generate_series($2::date - ($3::int - 1), $2::date, interval '1 day') d
-        WHERE NOT EXISTS (SELECT 1 FROM reconciliation_runs r WHERE r.provider = $1 AND r.day = d::date AND r.status IN ('succeeded', 'running'))
-        ORDER BY d`,
-      [provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS],
-    );
+    const days = this.config.RECONCILIATION_CATCHUP_DAYS;
+    await openGapReviewItems(this.db.manager, {
+      provider,
+      windowStart: addDays(lastDay, 1 - days),
+      lookbackDays: this.config.RECONCILIATION_GAP_LOOKBACK_DAYS,
+      timeZone: this.config.RECONCILIATION_TZ,
+    });
+    const [{ now }] = await this.db.query<Array<{ now: Date }>>(`SELECT now()`);
     const ran: string[] = [];
-    for (const { day } of days) if (await this.runScheduled(provider, day)) ran.push(day);
+    for (const open of await unreconciledDays(this.db.manager, provider, lastDay, days)) {
+      if (open.running || !isDayDue(open, now, this.config.RECONCILIATION_RETRY_BACKOFF_MS)) continue;
+      if (await this.runScheduled(provider, open.day)) ran.push(open.day);
+    }
     return ran;
   }
 

@@ -2,11 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ScrapeTimeGauges, type ScrapeTimeGauge } from '@app/observability';
+import { ReconciliationQueries } from './reconciliation-queries.service.js';
 
-/** Whether reconciliation is keeping up: divergences nobody acknowledged, and each provider's last good run. */
+/** Whether reconciliation is keeping up: divergences nobody acknowledged, and the days each provider still owes. */
 @Injectable()
 export class ReconciliationGauges extends ScrapeTimeGauges {
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queries: ReconciliationQueries,
+  ) {
     super();
   }
 
@@ -22,13 +26,17 @@ export class ReconciliationGauges extends ScrapeTimeGauges {
           )).map((row) => ({ labels: { kind: row.kind }, value: row.n })),
       },
       {
-        name: 'charge_once_reconciliation_last_success_timestamp_seconds',
-        help: 'When the last successful reconciliation run of each provider finished (unix seconds)',
+        name: 'charge_once_reconciliation_unreconciled_days',
+        help: 'Days of the catch-up window (RECONCILIATION_CATCHUP_DAYS, ending yesterday) with no succeeded run, by provider',
         labelNames: ['provider'],
-        read: async () =>
-          (await this.db.query<Array<{ provider: string; s: number }>>(
-            `SELECT provider, extract(epoch FROM max(finished_at))::float8 AS s FROM reconciliation_runs WHERE status = 'succeeded' GROUP BY provider`,
-          )).map((row) => ({ labels: { provider: row.provider }, value: row.s })),
+        read: async () => (await this.queries.openDays()).map((p) => ({ labels: { provider: p.provider }, value: p.days.length })),
+      },
+      {
+        // Per day reconciled, not per run finished: a run of a later day never hides an earlier day still open.
+        name: 'charge_once_reconciliation_last_success_timestamp_seconds',
+        help: 'Every day of the catch-up window before this instant (unix seconds) has a succeeded run, by provider',
+        labelNames: ['provider'],
+        read: async () => (await this.queries.openDays()).map((p) => ({ labels: { provider: p.provider }, value: p.reconciledThrough.getTime() / 1000 })),
       },
       {
         name: 'charge_once_reconciliation_last_run_lines',

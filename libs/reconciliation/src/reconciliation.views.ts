@@ -1,4 +1,4 @@
-import type { ReconciliationDivergenceEntity, ReconciliationRunEntity, RefundProposalEntity } from '@app/database';
+import type { ReconciliationDivergenceEntity, ReconciliationRunEntity, ReconciliationRunStatus, RefundProposalEntity } from '@app/database';
 
 export interface RunView {
   id: string;
@@ -6,7 +6,7 @@ export interface RunView {
   date: string;
   source: 'api' | 'report';
   trigger: 'scheduled' | 'manual';
-  status: 'running' | 'succeeded' | 'failed';
+  status: ReconciliationRunStatus;
   linesRead: number;
   matched: number;
   settled: number;
@@ -57,6 +57,15 @@ export interface RefundProposalView {
   /** The refund that executed it, once approved. */
   refundId: string | null;
   createdAt: Date;
+}
+
+/** A provider's days still open in the catch-up window, for the console and the gauges. */
+export interface OpenDaysView {
+  provider: string;
+  /** Every day of the window before this instant has a succeeded run. */
+  reconciledThrough: Date;
+  /** Oldest first. `status`: the latest run's (`failed`, `waiting`, `running`), or `not_tried`. */
+  days: Array<{ day: string; status: string; error: string | null; failedRuns: number }>;
 }
 
 export function runView(run: ReconciliationRunEntity): RunView {

@@ -46,3 +46,27 @@ export async function closeOpenReviewItem(
   }
   return rows.length > 0;
 }
+
+/**
+ * A run of a day that had left the catch-up window unreconciled (a `reconciliation_gap` item) has now succeeded:
+ * the question the item asked is answered, so it closes in the run's own commit, with the run as its evidence.
+ */
+export async function closeGapReviewItem(em: EntityManager, run: { id: string; provider: string; day: string }): Promise<void> {
+  const [rows] = await em.query<[Array<{ id: string; before: string }>, number]>(
+    `UPDATE review_items r
+        SET state = 'closed', decision = 'acknowledge', decision_reason = $3,
+            decided_by = 'reconciliation', decided_at = now(), closed_at = now(), updated_at = now(),
+            claimed_by = NULL, claimed_at = NULL, claim_expires_at = NULL
+       FROM (SELECT id, state FROM review_items WHERE gap_provider = $1 AND gap_day = $2 AND state <> 'closed' FOR UPDATE) old
+      WHERE r.id = old.id
+      RETURNING r.id, old.state AS before`,
+    [run.provider, run.day, `reconciled by run ${run.id}`],
+  );
+  for (const row of rows) {
+    await em.query(
+      `INSERT INTO review_audit (review_item_id, actor, action, decision, reason, state_before, state_after, evidence)
+       VALUES ($1, 'reconciliation', 'decide', 'acknowledge', 'a run of the day succeeded', $2, 'closed', $3)`,
+      [row.id, row.before, JSON.stringify({ runId: run.id })],
+    );
+  }
+}

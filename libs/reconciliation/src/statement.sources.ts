@@ -8,6 +8,11 @@ export function statementSourcesOf(gateways: GatewayRegistry, provider: string):
   return gateways.forAttempt(provider).capabilities.statementSources;
 }
 
+/** The providers whose statement can be read (each through the source it offers): the ones a tick reconciles. */
+export function readableProviders(gateways: GatewayRegistry): string[] {
+  return gateways.attemptProviders().filter((name) => statementSourcesOf(gateways, name).length > 0);
+}
+
 /**
  * Opens the day's statement of a provider as normalised lines, and says what they are matched against. A payout
  * gateway's sent-Pix list becomes balance changes like any other statement, so one staging table serves both.

@@ -4,10 +4,12 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, isUniqueViolation, REVIEW_FOLLOW_UPS, type ReviewFollowUp, msInterval } from '@app/database';
-import { actionFitsAttempt, needsSecondReviewer, type AttemptStatusSeen, type ReviewAction } from './rules/review-decision-rules.js';
+import { actionFitsAttempt, actionFitsGap, needsSecondReviewer, type AttemptStatusSeen, type ReviewAction } from './rules/review-decision-rules.js';
 import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import { writeReviewAudit } from './review-audit.writer.js';
-import type { ReviewItemRow, ReviewItemView } from './review-item.view.js';
+import { closeAcknowledged } from './acknowledge.close.js';
+import { isAttemptItem, type AttemptItemRow, type ReviewItemRow, type ReviewItemView } from './review-item.view.js';
+import { ReviewGapDecision } from './review-gap.decision.js';
 import { ReviewProviderCheck, type CheckSubject, type ProviderEvidence } from './review-provider-check.service.js';
 import { ReviewQueueService } from './review-queue.service.js';
 import { reviewDecisionsTotal } from './review.metrics.js';
@@ -32,7 +34,7 @@ export interface DecisionInput {
 type MoneyAction = 'succeeded' | 'failed';
 
 interface Applying {
-  row: ReviewItemRow;
+  row: AttemptItemRow;
   actor: string;
   action: MoneyAction;
   providerChargeId: string | null;
@@ -58,13 +60,16 @@ export class ReviewDecisionService {
     private readonly check: ReviewProviderCheck,
     private readonly transitions: AttemptTransitionWriter,
     private readonly lateCapture: LateCaptureFollowUp,
+    private readonly gap: ReviewGapDecision,
     private readonly config: AppConfig,
   ) {}
 
   async decide(id: string, actor: string, input: DecisionInput): Promise<ReviewItemView> {
     validate(input);
-    const row = await this.queue.row(id, this.db.manager);
-    if (row.state !== 'claimed' || row.claimed_by !== actor) throw new ReviewClaimRequiredError(id, row.state, row.claimed_by);
+    const item = await this.queue.row(id, this.db.manager);
+    if (item.state !== 'claimed' || item.claimed_by !== actor) throw new ReviewClaimRequiredError(id, item.state, item.claimed_by);
+    if (!isAttemptItem(item)) return this.closeGap(item, actor, input);
+    const row = item;
     this.assertFits(input.action, row);
     if (input.action === 'acknowledge') return this.acknowledge(row, actor, input.followUp!, input.reason, input.providerChargeId ?? null);
     const providerChargeId = input.action === 'succeeded' ? input.providerChargeId! : null;
@@ -78,7 +83,8 @@ export class ReviewDecisionService {
   /** The second pair of eyes: re-asks the provider, then applies the first reviewer's decision. */
   async confirm(id: string, actor: string, reason: string): Promise<ReviewItemView> {
     const row = await this.queue.row(id, this.db.manager);
-    if (row.state !== 'awaiting_second') throw new ReviewStateConflictError(id, row.state, 'awaiting_second');
+    // A gap item is never awaiting a second reviewer: it moves no money.
+    if (row.state !== 'awaiting_second' || !isAttemptItem(row)) throw new ReviewStateConflictError(id, row.state, 'awaiting_second');
     if (row.decided_by === actor) throw new ReviewSecondReviewerRequiredError(id, actor);
     const action = row.decision as MoneyAction;
     this.assertFits(action, row);
@@ -106,14 +112,23 @@ export class ReviewDecisionService {
     });
   }
 
-  private assertFits(action: ReviewAction, row: ReviewItemRow): void {
+  private closeGap(row: ReviewItemRow, actor: string, input: DecisionInput): Promise<ReviewItemView> {
+    const fit = actionFitsGap(input.action, input.followUp);
+    if (!fit.ok) {
+      this.count(input.action, 'refused', row);
+      throw new ReviewActionNotAllowedError(input.action, 'none', fit.why);
+    }
+    return this.gap.close(row, actor, input.followUp as 'recorded_externally' | 'no_action', input.reason);
+  }
+
+  private assertFits(action: ReviewAction, row: AttemptItemRow): void {
     const fit = actionFitsAttempt(action, row.attempt_status as AttemptStatusSeen);
     if (fit.ok) return;
     this.count(action, 'refused', row);
     throw new ReviewActionNotAllowedError(action, row.attempt_status, fit.why);
   }
 
-  private async verify(row: ReviewItemRow, action: MoneyAction, providerChargeId: string | null, actor: string): Promise<ProviderEvidence> {
+  private async verify(row: AttemptItemRow, action: MoneyAction, providerChargeId: string | null, actor: string): Promise<ProviderEvidence> {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: row.attempt_id });
     const subject: CheckSubject = {
       reviewItemId: row.id,
@@ -139,7 +154,7 @@ export class ReviewDecisionService {
     }
   }
 
-  private async acknowledge(row: ReviewItemRow, actor: string, followUp: ReviewFollowUp, reason: string, refundProviderChargeId: string | null): Promise<ReviewItemView> {
+  private async acknowledge(row: AttemptItemRow, actor: string, followUp: ReviewFollowUp, reason: string, refundProviderChargeId: string | null): Promise<ReviewItemView> {
     if (followUp === 'refund_needed' && !row.charge_id) throw new ReviewInputInvalidError('followUp', 'refund_needed is for money taken from a customer; this item is not about a charge');
     // The provider is asked first, outside any transaction: the charge to give back must be this charge's captured money.
     const proof = followUp === 'refund_needed' && refundProviderChargeId ? await this.proveRefundable(row, refundProviderChargeId, actor) : null;
@@ -149,23 +164,8 @@ export class ReviewDecisionService {
       // Terminal statuses never change, but the lock keeps the check and the close in one picture.
       const status = await this.lockAttempt(em, row.attempt_id);
       if (status.status !== 'succeeded' && status.status !== 'failed') throw new ReviewAttemptSettledError(row.attempt_id, status.status, status.resolved_by);
-      const [, affected] = await em.query<[unknown[], number]>(
-        `UPDATE review_items SET state = 'closed', decision = 'acknowledge', follow_up = $3, decision_reason = $4,
-                decided_by = $2, decided_at = now(), closed_at = now(), updated_at = now()
-          WHERE id = $1 AND state = 'claimed' AND claimed_by = $2 AND claim_expires_at > now()`,
-        [row.id, actor, followUp, reason],
-      );
-      if (affected !== 1) throw await this.claimLost(row.id);
-      await writeReviewAudit(em, {
-        reviewItemId: row.id,
-        actor,
-        action: 'decide',
-        decision: 'acknowledge',
-        reason,
-        stateBefore: 'claimed',
-        stateAfter: 'closed',
-        evidence: { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}), ...(proof ? { provider: proof.evidence } : {}) },
-      });
+      const evidence = { followUp, attemptStatus: status.status, ...(refundProviderChargeId ? { refundProviderChargeId } : {}), ...(proof ? { provider: proof.evidence } : {}) };
+      if (!(await closeAcknowledged(em, row.id, actor, followUp, reason, evidence))) throw await this.claimLost(row.id);
       // Money to give back becomes a refund proposal in the same commit as the close: an admin approves it, and
       // approving executes it once (and refuses a provider charge that is our attempt's own success).
       if (followUp === 'refund_needed' && refundProviderChargeId && proof) {
@@ -185,7 +185,7 @@ export class ReviewDecisionService {
     return this.queue.get(row.id);
   }
 
-  private async proveRefundable(row: ReviewItemRow, providerChargeId: string, actor: string) {
+  private async proveRefundable(row: AttemptItemRow, providerChargeId: string, actor: string) {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: row.attempt_id });
     return this.check.verifyRefundable(
       {
@@ -197,7 +197,7 @@ export class ReviewDecisionService {
     );
   }
 
-  private async propose(row: ReviewItemRow, actor: string, action: MoneyAction, providerChargeId: string | null, reason: string, evidence: ProviderEvidence): Promise<ReviewItemView> {
+  private async propose(row: AttemptItemRow, actor: string, action: MoneyAction, providerChargeId: string | null, reason: string, evidence: ProviderEvidence): Promise<ReviewItemView> {
     return this.db.transaction(async (em) => {
       const [, affected] = await em.query<[unknown[], number]>(
         `UPDATE review_items SET state = 'awaiting_second', decision = $3, decision_reason = $4, decision_provider_charge_id = $5,

@@ -11,6 +11,8 @@ export interface ReviewEvidence {
   payout?: Record<string, unknown>;
   /** For the refund of a proposal (no charge of ours): that refund. */
   refund?: Record<string, unknown>;
+  /** For a `reconciliation_gap` item: every run of that provider's day, oldest first (no attempts). */
+  runs?: Array<Record<string, unknown>>;
   attempts: Array<Record<string, unknown>>;
   providerCalls: Array<Record<string, unknown>>;
   transitions: Array<Record<string, unknown>>;
@@ -24,9 +26,19 @@ export interface EvidenceOwner {
   chargeId: string | null;
   payoutId: string | null;
   refundId: string | null;
+  /** A `reconciliation_gap` item's provider and day. */
+  gap?: { provider: string; day: string } | null;
 }
 
 export async function readReviewEvidence(em: EntityManager, owner: EvidenceOwner, snapshot: unknown): Promise<ReviewEvidence> {
+  if (owner.gap) {
+    const runs = await em.query<Array<Record<string, unknown>>>(
+      `SELECT id, trigger, source, status, error, requested_by AS "requestedBy", started_at AS "startedAt", finished_at AS "finishedAt"
+         FROM reconciliation_runs WHERE provider = $1 AND day = $2 ORDER BY started_at, id`,
+      [owner.gap.provider, owner.gap.day],
+    );
+    return { charge: undefined, runs, attempts: [], providerCalls: [], transitions: [], webhookEvents: [], snapshot };
+  }
   if (owner.chargeId) {
     const [[charge], rest] = await Promise.all([
       em.query<Array<Record<string, unknown>>>(

@@ -3,6 +3,7 @@ import { AttemptsModule } from '@app/attempts';
 import { RefundsModule } from '@app/refunds';
 import { ReviewClaimsService } from './review-claims.service.js';
 import { ReviewDecisionService } from './review-decision.service.js';
+import { ReviewGapDecision } from './review-gap.decision.js';
 import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import { ReviewProviderCheck } from './review-provider-check.service.js';
 import { ReviewQueueGauges } from './review-queue.gauges.js';
@@ -12,7 +13,7 @@ import { ReviewModule } from './review.module.js';
 /** The queue finance staff work: reading, claiming, deciding with proof. Imported by the api. */
 @Module({
   imports: [AttemptsModule, RefundsModule, ReviewModule],
-  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges],
+  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewGapDecision, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges],
   exports: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewModule],
 })
 export class ReviewQueueModule {}

@@ -60,7 +60,7 @@ export class ReviewQueueService {
     const params: unknown[] = [];
     const where: string[] = [filter.state ? STATE_FILTER[filter.state] : `r.state <> 'closed'`];
     const param = (value: unknown) => `$${params.push(value)}`;
-    if (filter.provider) where.push(`a.provider = ${param(filter.provider)}`);
+    if (filter.provider) where.push(`COALESCE(a.provider, r.gap_provider) = ${param(filter.provider)}`);
     if (filter.reason) where.push(`r.reason = ${param(filter.reason)}`);
     if (filter.merchantId) where.push(`m.id = ${param(filter.merchantId)}`);
     if (filter.minAmountCents !== undefined) where.push(`c.amount_cents >= ${param(filter.minAmountCents)}`);
@@ -89,7 +89,8 @@ export class ReviewQueueService {
   async getWithEvidence(id: string): Promise<ReviewItemView & { evidence: ReviewEvidence }> {
     const row = await this.row(id, this.db.manager);
     const [{ evidence: snapshot }] = await this.db.query<Array<{ evidence: unknown }>>(`SELECT evidence FROM review_items WHERE id = $1`, [id]);
-    const evidence = await readReviewEvidence(this.db.manager, { chargeId: row.charge_id, payoutId: row.payout_id, refundId: row.refund_id }, snapshot);
+    const gap = row.gap_day ? { provider: row.provider, day: row.gap_day } : null;
+    const evidence = await readReviewEvidence(this.db.manager, { chargeId: row.charge_id, payoutId: row.payout_id, refundId: row.refund_id, gap }, snapshot);
     return { ...toReviewItemView(row, this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS), evidence };
   }
 

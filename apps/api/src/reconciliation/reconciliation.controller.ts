@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
-import { ReconciliationQueries, ReconciliationRunsService, type DivergenceView, type RunView } from '@app/reconciliation';
+import { ReconciliationQueries, ReconciliationRunsService, type DivergenceView, type OpenDaysView, type RunView } from '@app/reconciliation';
 import { AcknowledgeDivergenceDto, CreateRunDto, ListDivergencesQuery, ListRunsQuery } from './reconciliation.dto.js';
-import { DivergencePageDoc, DivergenceViewDoc, RunAcceptedView, RunViewDoc } from './reconciliation.view-classes.js';
+import { DivergencePageDoc, DivergenceViewDoc, OpenDaysDoc, RunAcceptedView, RunViewDoc } from './reconciliation.view-classes.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 @ApiTags('reconciliation')
@@ -35,6 +35,12 @@ export class ReconciliationController {
   @ApiOkResponse({ type: RunViewDoc })
   getRun(@Param('id', ParseUUIDPipe) id: string): Promise<RunView> {
     return this.queries.run(id);
+  }
+
+  @Get('open-days')
+  @ApiOkResponse({ type: [OpenDaysDoc], description: 'per provider: the days of the catch-up window not yet reconciled' })
+  openDays(): Promise<OpenDaysView[]> {
+    return this.queries.openDays();
   }
 
   @Get('divergences')

@@ -12,7 +12,7 @@ export class RunViewDoc {
   @ApiProperty({ example: '2026-12-01' }) date: string;
   @ApiProperty({ enum: ['api', 'report'] }) source: string;
   @ApiProperty({ enum: ['scheduled', 'manual'] }) trigger: string;
-  @ApiProperty({ enum: ['running', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['running', 'succeeded', 'failed', 'waiting'], description: 'waiting: the provider has not made the day available yet; the next tick asks again' }) status: string;
   @ApiProperty() linesRead: number;
   @ApiProperty() matched: number;
   @ApiProperty() settled: number;
@@ -21,6 +21,19 @@ export class RunViewDoc {
   @ApiProperty() startedAt: Date;
   @ApiPropertyOptional({ nullable: true }) finishedAt: Date | null;
   @ApiPropertyOptional({ nullable: true }) error: string | null;
+}
+
+export class OpenDayDoc {
+  @ApiProperty({ example: '2026-12-01' }) day: string;
+  @ApiProperty({ enum: ['not_tried', 'failed', 'waiting', 'running'], description: 'the latest run of the day' }) status: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({ description: 'scheduled runs of the day that failed: the next try waits RECONCILIATION_RETRY_BACKOFF_MS' }) failedRuns: number;
+}
+
+export class OpenDaysDoc {
+  @ApiProperty() provider: string;
+  @ApiProperty({ description: 'every day of the catch-up window before this instant has a succeeded run' }) reconciledThrough: Date;
+  @ApiProperty({ type: [OpenDayDoc], description: 'days of the catch-up window (ending yesterday) with no succeeded run, oldest first' }) days: OpenDayDoc[];
 }
 
 export class DivergenceViewDoc {

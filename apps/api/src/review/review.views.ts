@@ -16,16 +16,17 @@ export class ReviewItemViewDoc {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'tries_exhausted' }) reason: string;
   @ApiProperty({ enum: ['open', 'claimed', 'awaiting_second', 'closed'] }) state: string;
-  @ApiProperty({ format: 'uuid' }) attemptId: string;
-  @ApiProperty({ enum: ATTEMPT_STATUSES }) attemptStatus: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for a reconciliation_gap item: it is about a provider\'s day' }) attemptId: string | null;
+  @ApiProperty({ type: String, enum: ATTEMPT_STATUSES, nullable: true }) attemptStatus: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2026-12-01', description: 'reconciliation_gap: the day that left the catch-up window with no succeeded run' }) day: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'the provider charge that captured this attempt after we had failed it: acknowledge with keep_capture or refund_capture' })
   lateCaptureProviderChargeId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'whose money: the charge\'s merchant or the payout account\'s' }) merchantId: string | null;
   @ApiProperty({ type: String, nullable: true }) merchantName: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for the refund of an executed refund proposal (no charge of ours)' }) chargeId: string | null;
   @ApiProperty() provider: string;
-  @ApiProperty() amountCents: number;
-  @ApiProperty() currency: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'null for a reconciliation_gap item' }) amountCents: number | null;
+  @ApiProperty({ type: String, nullable: true }) currency: string | null;
   @ApiProperty({ type: String, nullable: true }) customerId: string | null;
   @ApiProperty({ format: 'date-time' }) openedAt: string;
   @ApiPropertyOptional({ type: String, nullable: true }) claimedBy: string | null;
@@ -48,6 +49,7 @@ export class ReviewEvidenceDoc {
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'every provider call: kind, outcome, HTTP status, duration, time' }) providerCalls: object[];
   @ApiProperty({ type: 'array', items: { type: 'object' } }) transitions: object[];
   @ApiProperty({ type: 'array', items: { type: 'object' } }) webhookEvents: object[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'reconciliation_gap only: every run of the day, oldest first' }) runs?: object[];
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'what was known when the item was opened' }) snapshot: unknown;
 }
 

@@ -1,6 +1,7 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-export type ReconciliationRunStatus = 'running' | 'succeeded' | 'failed';
+/** `waiting`: the provider's statement did not cover the day yet; not a failure, the next tick asks again. */
+export type ReconciliationRunStatus = 'running' | 'succeeded' | 'failed' | 'waiting';
 export type ReconciliationTrigger = 'scheduled' | 'manual';
 export type StatementSourceColumn = 'api' | 'report';
 
@@ -9,14 +10,14 @@ export type StatementSourceColumn = 'api' | 'report';
  * every write, so a run taken over after its lease expired finishes exactly once.
  */
 @Entity('reconciliation_runs')
-// A failed scheduled run gives its day back to the next tick (catch-up); one running or succeeded scheduled run a day.
-@Index('uq_reconciliation_runs_scheduled', ['provider', 'day', 'trigger'], { unique: true, where: `trigger = 'scheduled' AND status <> 'failed'` })
+// A failed or waiting scheduled run gives its day back to the next tick (catch-up); one running or succeeded scheduled run a day.
+@Index('uq_reconciliation_runs_scheduled', ['provider', 'day', 'trigger'], { unique: true, where: `trigger = 'scheduled' AND status IN ('running','succeeded')` })
 @Index('uq_reconciliation_runs_running', ['provider', 'day'], { unique: true, where: `status = 'running'` })
 @Index('ix_reconciliation_runs_provider_day', ['provider', 'day'])
 @Index('ix_reconciliation_runs_lease', ['leaseExpiresAt'], { where: `status = 'running'` })
 @Check('reconciliation_runs_trigger_check', `trigger IN ('scheduled','manual')`)
 @Check('reconciliation_runs_source_check', `source IN ('api','report')`)
-@Check('reconciliation_runs_status_check', `status IN ('running','succeeded','failed')`)
+@Check('reconciliation_runs_status_check', `status IN ('running','succeeded','failed','waiting')`)
 export class ReconciliationRunEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('text') provider: string;

@@ -12,7 +12,7 @@ export type ReviewDecisionAction = 'succeeded' | 'failed' | 'acknowledge';
 export const REVIEW_FOLLOW_UPS = ['refund_needed', 'no_action', 'recorded_externally', 'keep_capture', 'refund_capture'] as const;
 export type ReviewFollowUp = (typeof REVIEW_FOLLOW_UPS)[number];
 
-/** An attempt a person must decide, with everything known about it and, later, the decision. */
+/** An attempt (or an unreconciled day) a person must decide, with everything known about it and, later, the decision. */
 @Entity('review_items')
 @Index('uq_review_items_open_per_attempt', ['attemptId'], { unique: true, where: `state <> 'closed'` })
 @Index('ix_review_items_state', ['state', 'createdAt'])
@@ -23,12 +23,23 @@ export type ReviewFollowUp = (typeof REVIEW_FOLLOW_UPS)[number];
 @Check('review_items_claim_check', `state <> 'claimed' OR (claimed_by IS NOT NULL AND claim_expires_at IS NOT NULL)`)
 @Check('review_items_awaiting_second_check', `state <> 'awaiting_second' OR (decision IN ('succeeded','failed') AND decided_by IS NOT NULL)`)
 @Check('review_items_four_eyes_check', `confirmed_by IS NULL OR confirmed_by <> decided_by`)
+// An item is about an attempt, or about a provider's day that was never reconciled: exactly one of them.
+@Check(
+  'review_items_subject_check',
+  `(attempt_id IS NOT NULL AND gap_provider IS NULL AND gap_day IS NULL AND reason <> 'reconciliation_gap')
+            OR (attempt_id IS NULL AND gap_provider IS NOT NULL AND gap_day IS NOT NULL AND reason = 'reconciliation_gap')`,
+)
+@Index('uq_review_items_gap', ['gapProvider', 'gapDay'], { unique: true, where: `gap_day IS NOT NULL` })
 export class ReviewItemEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'attempt_id' }) attemptId: string;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
+  /** Null only for a `reconciliation_gap` item, which is about `gapProvider`'s `gapDay` instead. */
+  @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
+  @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'review_items_attempt_id_fkey' })
   attempt?: Relation<ChargeAttemptEntity>;
+  @Column('text', { name: 'gap_provider', nullable: true }) gapProvider: string | null;
+  /** 'YYYY-MM-DD' in RECONCILIATION_TZ: the day that left the catch-up window with no succeeded run. */
+  @Column('date', { name: 'gap_day', nullable: true }) gapDay: string | null;
   @Column('text') reason: string;
   @Column('jsonb') evidence: object;
   @Column('text') state: ReviewItemState;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse';
 import type { ProviderHttpClient } from '../http/provider-http.client.js';
 import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
-import { StatementUnavailableError } from '../statement.errors.js';
+import { StatementNotYetAvailableError, StatementUnavailableError } from '../statement.errors.js';
 import { readStatementPage } from '../statement/statement-page.retry.js';
 import { readPage } from './stripe-lookup.results.js';
 import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement.lines.js';
@@ -64,7 +64,20 @@ export class StripeStatementReader {
     }
   }
 
+  /**
+   * Stripe refuses (or cuts short) a report whose interval ends after the report type's `data_available_end`, and
+   * the data of a day arrives hours after it ends: a day not covered yet is waited for, never read short.
+   */
+  private async assertDataAvailable(request: StatementRequest): Promise<void> {
+    const type = await this.getJson(`/v1/reporting/report_types/${STRIPE_REPORT_TYPE}`, {}, request.signal);
+    const end = type.data_available_end;
+    if (typeof end !== 'number' || !Number.isFinite(end)) throw new StatementUnavailableError(`report type ${STRIPE_REPORT_TYPE} has no data_available_end`);
+    const needed = Math.ceil(request.to.getTime() / 1000);
+    if (end < needed) throw new StatementNotYetAvailableError(new Date(end * 1000), new Date(needed * 1000));
+  }
+
   private async reportFileUrl(request: StatementRequest): Promise<string> {
+    await this.assertDataAvailable(request);
     const form = new URLSearchParams({
       report_type: STRIPE_REPORT_TYPE,
       'parameters[interval_start]': String(Math.floor(request.from.getTime() / 1000)),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupResult, ProviderCharge, RetrieveResult } from '@app/gateways';
-import { actionFitsAttempt, mayProveAbsence, needsSecondReviewer, verifyAbsence, verifyNamedCharge, type AttemptStatusSeen, type ReviewAction } from './review-decision-rules.js';
+import { actionFitsAttempt, actionFitsGap, mayProveAbsence, needsSecondReviewer, verifyAbsence, verifyNamedCharge, type AttemptStatusSeen, type ReviewAction } from './review-decision-rules.js';
 
 const fits: Array<[ReviewAction, AttemptStatusSeen, boolean]> = [
   ['succeeded', 'unknown', true],
@@ -19,6 +19,20 @@ const fits: Array<[ReviewAction, AttemptStatusSeen, boolean]> = [
 describe('actionFitsAttempt', () => {
   it.each(fits)('%s on a %s attempt → allowed %s', (action, status, allowed) => {
     expect(actionFitsAttempt(action, status).ok).toBe(allowed);
+  });
+});
+
+describe('actionFitsGap: closing a reconciliation_gap item', () => {
+  it.each([
+    ['acknowledge', 'recorded_externally', true],
+    ['acknowledge', 'no_action', true],
+    ['acknowledge', 'refund_needed', false],
+    ['acknowledge', 'keep_capture', false],
+    ['acknowledge', undefined, false],
+    ['succeeded', undefined, false],
+    ['failed', undefined, false],
+  ] as const)('%s with %s → allowed %s', (action, followUp, allowed) => {
+    expect(actionFitsGap(action, followUp).ok).toBe(allowed);
   });
 });
 

@@ -26,6 +26,18 @@ export function actionFitsAttempt(action: ReviewAction, status: AttemptStatusSee
   return refuse(`the attempt is already ${status} and a terminal status is never rewritten; use acknowledge with a follow-up`);
 }
 
+/**
+ * A `reconciliation_gap` item asks whether a provider's day was reconciled; no attempt moves. A person closes it
+ * with `acknowledge` saying what they did: `recorded_externally` (reconciled by hand, outside this service) or
+ * `no_action` (nothing to reconcile that day). A run of the day that succeeds closes it by itself.
+ */
+export function actionFitsGap(action: ReviewAction, followUp: string | undefined): Verdict {
+  if (action !== 'acknowledge') return refuse(`this item is about an unreconciled day, not an attempt: ${action} has nothing to move; acknowledge it with recorded_externally or no_action, or run the day`);
+  return followUp === 'recorded_externally' || followUp === 'no_action'
+    ? OK
+    : refuse(`an unreconciled day is closed with recorded_externally (reconciled by hand) or no_action (nothing to reconcile), not ${followUp ?? 'nothing'}`);
+}
+
 /** Above the threshold a money-moving decision needs a second reviewer; acknowledging moves no money. */
 export function needsSecondReviewer(action: ReviewAction, amountCents: number, thresholdCents: number): boolean {
   return action !== 'acknowledge' && amountCents >= thresholdCents;

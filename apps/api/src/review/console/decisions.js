@@ -1,7 +1,7 @@
 /* global location, window */
 // Deciding an item: claim, decide with a reason, and the second reviewer's confirm or reject.
 import { dateTime, errorBox, h, time, toast } from './dom.js';
-import { FOLLOW_UPS, LATE_CAPTURE_FOLLOW_UPS, PLAIN_FOLLOW_UPS } from './labels.js';
+import { FOLLOW_UPS, GAP_FOLLOW_UPS, LATE_CAPTURE_FOLLOW_UPS, PLAIN_FOLLOW_UPS } from './labels.js';
 import { api, me } from './session.js';
 import { showItem } from './item.js';
 
@@ -49,7 +49,9 @@ export function decisionCard(item, evidence) {
 
 function decisionForm(item, evidence, act) {
   const unknown = item.attemptStatus === 'unknown';
-  const options = unknown
+  const options = item.day
+    ? [['acknowledge', 'Close the day', `Nothing of ${item.provider}'s ${item.day} was reconciled here. Say how it was reconciled (by hand, outside this service), or that there was nothing to reconcile. A successful run of the day closes this item by itself.`]]
+    : unknown
     ? [
         ['succeeded', 'The provider took the money', 'Records the attempt as succeeded. Name the provider charge: it is looked up and must carry this attempt, amount and currency.'],
         ['failed', 'Nothing was charged', 'Records the attempt as failed, so a new attempt may charge the customer. The provider is queried now and must show nothing under our reference.'],
@@ -59,7 +61,7 @@ function decisionForm(item, evidence, act) {
       : [['acknowledge', 'Acknowledge', `The attempt is already ${item.attemptStatus} and stays so. Close the item and record what happens next.`]];
   const candidates = [...new Set([...evidence.attempts.map((a) => a.providerChargeId), ...evidence.webhookEvents.map((w) => w.providerChargeId)].filter(Boolean))];
   const chargeField = h('label', { class: 'field', id: 'field-charge', hidden: true }, 'Provider charge id', h('input', { name: 'providerChargeId', list: 'charge-candidates', placeholder: 'pi_…', autocomplete: 'off' }), h('datalist', { id: 'charge-candidates' }, candidates.map((c) => h('option', { value: c }))));
-  const followUps = item.lateCaptureProviderChargeId ? LATE_CAPTURE_FOLLOW_UPS : PLAIN_FOLLOW_UPS;
+  const followUps = item.day ? GAP_FOLLOW_UPS : item.lateCaptureProviderChargeId ? LATE_CAPTURE_FOLLOW_UPS : PLAIN_FOLLOW_UPS;
   const followField = h('label', { class: 'field', id: 'field-follow', hidden: true }, 'Follow-up', h('select', { name: 'followUp' }, h('option', { value: '' }, 'Choose…'), followUps.map((v) => h('option', { value: v }, FOLLOW_UPS[v]))));
   const sync = (form) => {
     const data = new window.FormData(form);

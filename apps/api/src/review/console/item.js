@@ -29,9 +29,9 @@ export async function showItem(id) {
       h(
         'div',
         { class: 'item-main' },
-        factsCard(item, attempt),
+        item.day ? gapFactsCard(item) : factsCard(item, attempt),
         h('section', { class: 'card' }, h('h2', {}, 'Timeline'), timeline(item, evidence, audit)),
-        attemptsCard(evidence.attempts),
+        item.day ? runsCard(evidence.runs ?? []) : attemptsCard(evidence.attempts),
         auditCard(audit),
       ),
       h('aside', { class: 'item-side' }, decisionCard(item, evidence)),
@@ -41,24 +41,36 @@ export async function showItem(id) {
 
 function factsCard(item, attempt) {
   const row = (label, value, mono) => [h('dt', {}, label), h('dd', { class: mono ? 'mono' : null }, value ?? '—')];
+  return factsSection(
+    row('Amount', h('strong', {}, money(item.amountCents, item.currency))),
+    row('Merchant', item.merchantName ? `${item.merchantName} (${item.merchantId})` : '—'),
+    row('Customer', item.customerId ?? '—', true),
+    row('Provider', item.provider),
+    row('Attempt status', pill(`attempt-${item.attemptStatus}`, item.attemptStatus)),
+    row('Provider charge', attempt.providerChargeId, true),
+    openedRow(item),
+    row('Charge', item.chargeId ?? 'none of ours (refund of a proposal)', true),
+    row('Attempt', item.attemptId, true),
+    row('Idempotency key', attempt.idempotencyKey, true),
+  );
+}
+
+const factsSection = (...rows) => h('section', { class: 'card' }, h('h2', {}, 'Facts'), h('dl', { class: 'facts' }, rows));
+const openedRow = (item) => [h('dt', {}, 'Opened'), h('dd', {}, `${dateTime(item.openedAt)} (${age(item.openedAt) === 'just now' ? 'just now' : `${age(item.openedAt)} ago`})`)];
+
+/** A reconciliation_gap item is about a provider's day, not an attempt. */
+function gapFactsCard(item) {
+  return factsSection([h('dt', {}, 'Provider'), h('dd', {}, item.provider)], [h('dt', {}, 'Day'), h('dd', {}, h('strong', {}, item.day))], openedRow(item));
+}
+
+function runsCard(runs) {
   return h(
     'section',
     { class: 'card' },
-    h('h2', {}, 'Facts'),
-    h(
-      'dl',
-      { class: 'facts' },
-      row('Amount', h('strong', {}, money(item.amountCents, item.currency))),
-      row('Merchant', item.merchantName ? `${item.merchantName} (${item.merchantId})` : '—'),
-      row('Customer', item.customerId ?? '—', true),
-      row('Provider', item.provider),
-      row('Attempt status', pill(`attempt-${item.attemptStatus}`, item.attemptStatus)),
-      row('Provider charge', attempt.providerChargeId, true),
-      row('Opened', `${dateTime(item.openedAt)} (${age(item.openedAt) === 'just now' ? 'just now' : `${age(item.openedAt)} ago`})`),
-      row('Charge', item.chargeId ?? 'none of ours (refund of a proposal)', true),
-      row('Attempt', item.attemptId, true),
-      row('Idempotency key', attempt.idempotencyKey, true),
-    ),
+    h('h2', {}, `Runs of the day (${runs.length})`),
+    runs.length === 0
+      ? h('p', { class: 'muted' }, 'The day was never tried.')
+      : runs.map((r) => h('div', { class: 'attempt' }, h('div', {}, pill(`run-${r.status}`, r.status), ' ', `${r.trigger} · ${r.source} · started `, dateTime(r.startedAt), r.requestedBy ? ` by ${r.requestedBy}` : ''), r.error ? h('div', { class: 'muted' }, r.error) : null)),
   );
 }
 
@@ -91,6 +103,9 @@ function timeline(item, evidence, audit) {
   }
   for (const w of evidence.webhookEvents) {
     events.push({ at: w.receivedAt, kind: 'webhook', label: 'Webhook', title: w.type, sub: `${w.disposition.replace(/_/g, ' ')}${w.providerChargeId ? ` · ${w.providerChargeId}` : ''}${tag(w.attemptId)}`, detail: w.detail });
+  }
+  for (const r of evidence.runs ?? []) {
+    events.push({ at: r.startedAt, kind: 'lookup', label: 'Run', title: `Reconciliation run ${r.status}`, sub: `${r.trigger}${r.error ? ` · ${r.error}` : ''}`, detail: null });
   }
   events.push({ at: item.openedAt, kind: 'review', label: 'Review', title: `Review item opened: ${reasonLabel(item.reason)}`, sub: item.reason, detail: evidence.snapshot?.findings ?? null });
   for (const a of audit) {

@@ -11,6 +11,7 @@ export const REASONS = {
   provider_refund: ['Provider refunded a charge', 'The provider refunded money for this attempt.'],
   dispute_opened: ['Customer opened a dispute', 'The customer disputed this charge with their bank.'],
   payload_mismatch: ['Stored payload does not match its key', 'The attempt\'s stored request no longer matches the hash it was sent with.'],
+  reconciliation_gap: ['A day was never reconciled', 'This provider\'s day left the catch-up window with no successful reconciliation run. Run it again (an admin, on the Reconciliation page or POST /reconciliation/runs: a success closes this item), or close it saying how it was reconciled.'],
 };
 export const STATES = { open: 'Open', claimed: 'Claimed', awaiting_second: 'Awaiting second reviewer', closed: 'Closed' };
 export const FOLLOW_UPS = {
@@ -23,6 +24,8 @@ export const FOLLOW_UPS = {
 /** A late capture (the customer paid through an attempt we had failed) is kept or refunded, nothing else. */
 export const LATE_CAPTURE_FOLLOW_UPS = ['keep_capture', 'refund_capture', 'recorded_externally'];
 export const PLAIN_FOLLOW_UPS = ['refund_needed', 'no_action', 'recorded_externally'];
+/** An unreconciled day: reconciled by hand outside this service, or nothing to reconcile that day. */
+export const GAP_FOLLOW_UPS = ['recorded_externally', 'no_action'];
 export const AGES = [['', 'Any age'], ['15m', 'Older than 15 min'], ['1h', 'Older than 1 hour'], ['4h', 'Older than 4 hours'], ['1d', 'Older than 1 day'], ['3d', 'Older than 3 days']];
 
 export const DIVERGENCES = {
@@ -40,6 +43,14 @@ export const PAYOUT_DIVERGENCES = {
   missing_at_provider: 'Our sent payout the provider does not show as executed',
   amount_mismatch: 'Amount sent differs from our payout',
   currency_mismatch: 'Currency sent differs from our payout',
+};
+
+/** The latest run of a day still open in the catch-up window. */
+export const DAY_STATUSES = {
+  not_tried: 'Not tried yet',
+  failed: 'Failed: retried after a backoff',
+  waiting: 'Waiting for the provider\'s data',
+  running: 'Running now',
 };
 
 export const reasonLabel = (reason) => REASONS[reason]?.[0] ?? reason.replace(/_/g, ' ');

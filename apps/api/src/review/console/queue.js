@@ -87,11 +87,11 @@ function queueRow(item) {
     { class: 'clickable', 'data-item': item.id, onclick: open },
     h('td', { title: dateTime(item.openedAt) }, age(item.openedAt)),
     h('td', {}, h('div', { class: 'reason' }, reasonLabel(item.reason)), h('div', { class: 'code' }, item.reason)),
-    h('td', { class: 'num' }, money(item.amountCents, item.currency), item.fourEyes ? h('div', {}, pill('foureyes', 'Four-eyes', 'A succeeded/failed decision needs a second reviewer')) : null),
+    h('td', { class: 'num' }, item.amountCents === null ? `day ${item.day}` : money(item.amountCents, item.currency), item.fourEyes ? h('div', {}, pill('foureyes', 'Four-eyes', 'A succeeded/failed decision needs a second reviewer')) : null),
     h('td', { title: item.merchantId ?? '' }, item.merchantName ?? '—'),
     h('td', { class: 'mono' }, item.customerId ?? '—'),
     h('td', {}, item.provider),
-    h('td', {}, pill(`attempt-${item.attemptStatus}`, item.attemptStatus)),
+    h('td', {}, item.attemptStatus ? pill(`attempt-${item.attemptStatus}`, item.attemptStatus) : '—'),
     h('td', {}, statePill(item)),
     h('td', {}, h('a', { href: `#/items/${item.id}`, class: 'button', onclick: (e) => e.stopPropagation() }, 'Review')),
   );
