@@ -51,7 +51,7 @@ export const MIGRATIONS = [
   ReconciliationCatchUp1764680200000,
   CreditConfirmations1764680210000,
   RefundProposalFourEyes1764680220000,
+  ReconciliationNights1764680230000,
   PayoutLateDebits1764680250000,
   AwaitingPayment1764680260000,
-  ReconciliationNights1764680230000,
 ];
