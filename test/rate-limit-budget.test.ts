@@ -30,7 +30,7 @@ describe('the rate-limit budget in Redis', () => {
     const one = await storage();
     const key = `default:${randomUUID()}`;
     const before = monitored.length;
-    for (let i = 0; i < 100; i++) expect((await one.increment(key, 60_000, 6000, 0, 'default')).isBlocked).toBe(false);
+    for (let i = 0; i < 100; i++) expect((await one.increment(key, 60_000, 6000)).isBlocked).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 50)); // MONITOR's lines arrive on their own connection
     expect(monitored.length - before).toBeGreaterThan(0);
     expect(monitored.length - before).toBeLessThanOrEqual(3);
@@ -41,9 +41,9 @@ describe('the rate-limit budget in Redis', () => {
     const [a, b] = [await storage(), await storage()];
     const key = `default:${randomUUID()}`;
     const granted = [];
-    for (let i = 0; i < 12; i++) granted.push(!(await (i % 2 ? a : b).increment(key, 60_000, 5, 0, 'default')).isBlocked);
+    for (let i = 0; i < 12; i++) granted.push(!(await (i % 2 ? a : b).increment(key, 60_000, 5)).isBlocked);
     expect(granted.filter(Boolean)).toHaveLength(5);
-    const refused = await a.increment(key, 60_000, 5, 0, 'default');
+    const refused = await a.increment(key, 60_000, 5);
     expect(refused).toMatchObject({ isBlocked: true });
     expect(refused.timeToBlockExpire).toBeGreaterThan(0);
     expect(refused.timeToBlockExpire).toBeLessThanOrEqual(60);
