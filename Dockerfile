@@ -21,4 +21,5 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-CMD ["node", "dist/apps/api/src/main.js"]
+# A 2 MiB young generation: Node 20 reserves 32 MiB for it by default (README, Memory).
+CMD ["node", "--max-semi-space-size=2", "dist/apps/api/src/main.js"]

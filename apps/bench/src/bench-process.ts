@@ -9,13 +9,18 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Highest resident set size seen by sampling, in MiB; VmHWM is the kernel's own peak. */
   peakRssMiB(): number;
+  /** Resident set size now, in MiB. */
+  rssMiB(): number;
+  /** User plus system CPU the process has used so far, in seconds (/proc/<pid>/stat). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
 /** Starts a built app (`apps/api`, `apps/worker`, or a script under dist/) as its own process, sampling its memory. */
 export function startService(app: 'api' | 'worker' | { script: string }, env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles any bench's service processes: node refuses those flags in NODE_OPTIONS.
-  const args = [...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  // The api runs with the young generation it runs with in production (README, Memory); BENCH_NODE_ARGS may override it.
+  const args = [...(app === 'api' ? ['--max-semi-space-size=2'] : []), ...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const script = typeof app === 'string' ? `${DIST}apps/${app}/src/main.js` : `${DIST}${app.script}`;
   const child = spawn(process.execPath, [...args, script], {
     // BENCH_LOG_LEVEL=info shows the service's own logs (e.g. a reconciliation run's time per step).
@@ -27,6 +32,8 @@ export function startService(app: 'api' | 'worker' | { script: string }, env: Re
   return {
     child,
     peakRssMiB: () => Math.max(sampledPeak, readKiB(child.pid, 'VmHWM')) / 1024,
+    rssMiB: () => readKiB(child.pid, 'VmRSS') / 1024,
+    cpuSeconds: () => readCpuSeconds(child.pid),
     stop: () =>
       new Promise((resolve) => {
         clearInterval(sampler);
@@ -43,6 +50,21 @@ function readKiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
+
+function readCpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    // The command name (field 2) may hold spaces: count fields from the ')' that closes it; utime, stime are 14, 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
     return 0;
   }

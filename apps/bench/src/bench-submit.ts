@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { migrateDatabase } from '@app/database';
@@ -11,7 +11,7 @@ import { dropScratchSchema, measureDbWriteRate, prepareScratchSchema } from './d
 /**
  * `npm run bench:submit -- --n=5000 --c=8 [--profile]`: creates and submits N charges from C concurrent
  * clients against a zero-latency simulator, through a real api process, and prints throughput, submit latency
- * and the api's peak RSS. Before and after that, the same minimal writes of a charge run directly with `pg`
+ * and the api's idle and peak RSS and CPU per charge. Before and after that, the same minimal writes of a charge run directly with `pg`
  * (C connections, a scratch copy of the tables): the database's own rate, which the api's rate is a ratio of.
  * The api counts the statements it sends (a `pg` wrapper preloaded by this bench only). `--profile` writes a
  * `--cpu-prof` profile of the api into the working directory. Then the same clients drive a floor server
@@ -33,6 +33,7 @@ const queriesSent = () => {
   }
 };
 
+const loadAtStart = loadAverage();
 await migrateDatabase(databaseUrl);
 await prepareScratchSchema(databaseUrl);
 const dbRateBefore = await measureDbWriteRate(databaseUrl, n, c);
@@ -82,7 +83,10 @@ try {
   await waitForHealth(base);
   await new Promise((r) => setTimeout(r, 400));
   const queriesBefore = queriesSent();
+  const apiIdleRss = api.rssMiB();
+  const apiCpuBefore = api.cpuSeconds();
   const { seconds, submitMs, failures } = await drive(base);
+  const apiCpuMs = (1000 * (api.cpuSeconds() - apiCpuBefore)) / n;
   await new Promise((r) => setTimeout(r, 400));
   const statements = queriesSent() - queriesBefore;
   const apiPeakRss = api.peakRssMiB();
@@ -93,17 +97,22 @@ try {
   const floor = await floorRate();
   const dbRateAfter = await measureDbWriteRate(databaseUrl, n, c);
   const dbRate = (dbRateBefore + dbRateAfter) / 2;
-  console.log(`bench:submit  N=${n} C=${c}`);
-  console.log(`  charges/s (create + submit): ${(n / seconds).toFixed(1)}  (${seconds.toFixed(1)} s total)`);
+  const rate = n / seconds;
+  const [p50, p99, floorP50, floorP99] = [percentile(submitMs, 50), percentile(submitMs, 99), percentile(floor.submitMs, 50), percentile(floor.submitMs, 99)];
+  console.log(`charges/s (create + submit): ${rate.toFixed(1)}  (${seconds.toFixed(1)} s total)`);
+  console.log(`bench:submit  N=${n} C=${c}  load average at start ${loadAtStart}, at end ${loadAverage()} (${cpus().length} cores)`);
+  console.log(`  floor ratio: the api reaches ${((100 * rate) / floor.rate).toFixed(1)} % of the floor's rate (floor ${floor.rate.toFixed(1)} charges/s)`);
+  console.log(`  CPU per charge: api ${apiCpuMs.toFixed(2)} ms, floor ${floor.cpuMs.toFixed(2)} ms, api / floor ${(apiCpuMs / floor.cpuMs).toFixed(2)}x`);
+  console.log(`  submit p99 ratio: api / floor ${(p99 / floorP99).toFixed(2)}x  (p50 ratio ${(p50 / floorP50).toFixed(2)}x)`);
+  console.log(`  RSS: api idle ${apiIdleRss.toFixed(0)} MiB, peak ${apiPeakRss.toFixed(0)} MiB; floor idle ${floor.idleRssMiB.toFixed(0)} MiB, peak ${floor.peakRssMiB.toFixed(0)} MiB`);
   console.log(`  provider intents: ${stats.intentsCreated}, most intents for one key: ${maxPerKey}, charges not succeeded: ${failures}`);
   console.log(`  database's own rate (same writes, pg, ${c} connections): before ${dbRateBefore.toFixed(1)}/s, after ${dbRateAfter.toFixed(1)}/s`);
-  console.log(`  ratio to the database: ${((100 * (n / seconds)) / dbRate).toFixed(1)} %`);
+  console.log(`  ratio to the database: ${((100 * rate) / dbRate).toFixed(1)} %`);
   console.log(
     `  HTTP floor (the same requests and provider call on bare node:http: no framework, no database): ${floor.rate.toFixed(1)} charges/s, ` +
-      `${((100 * floor.rate) / dbRate).toFixed(1)} % of the database's rate; the api reaches ${((100 * (n / seconds)) / floor.rate).toFixed(1)} % of the floor`,
+      `${((100 * floor.rate) / dbRate).toFixed(1)} % of the database's rate`,
   );
-  console.log(`  submit p50: ${percentile(submitMs, 50).toFixed(1)} ms  p99: ${percentile(submitMs, 99).toFixed(1)} ms  (floor: p50 ${percentile(floor.submitMs, 50).toFixed(1)} ms, p99 ${percentile(floor.submitMs, 99).toFixed(1)} ms)`);
-  console.log(`  api peak RSS: ${apiPeakRss.toFixed(0)} MiB  (floor process: ${floor.peakRssMiB.toFixed(0)} MiB)`);
+  console.log(`  submit p50: ${p50.toFixed(1)} ms  p99: ${p99.toFixed(1)} ms  (floor: p50 ${floorP50.toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms)`);
   console.log(`  statements (round trips) per charge: ${(statements / n).toFixed(2)}  (${statements} in total)`);
 } finally {
   await api.stop();
@@ -113,15 +122,25 @@ try {
 }
 
 /** The same load against the floor server (http-floor.server.ts), with the same simulator. */
-async function floorRate(): Promise<{ rate: number; submitMs: number[]; peakRssMiB: number }> {
+async function floorRate(): Promise<{ rate: number; submitMs: number[]; cpuMs: number; idleRssMiB: number; peakRssMiB: number }> {
   const floorPort = port + 100;
   const server = startService({ script: 'apps/bench/src/http-floor.server.js' }, { PORT: String(floorPort), STRIPE_API_BASE: sim.apiUrl });
   try {
     await waitForHealth(`http://127.0.0.1:${floorPort}`);
+    await new Promise((r) => setTimeout(r, 400));
+    const idleRssMiB = server.rssMiB();
+    const cpuBefore = server.cpuSeconds();
     const { seconds, submitMs, failures } = await drive(`http://127.0.0.1:${floorPort}`);
+    const cpuMs = (1000 * (server.cpuSeconds() - cpuBefore)) / n;
     if (failures > 0) throw new Error(`${failures} charges through the floor server did not succeed`);
-    return { rate: n / seconds, submitMs, peakRssMiB: server.peakRssMiB() };
+    return { rate: n / seconds, submitMs, cpuMs, idleRssMiB, peakRssMiB: server.peakRssMiB() };
   } finally {
     await server.stop();
   }
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 }

@@ -46,6 +46,8 @@ export async function measureDbWriteRate(databaseUrl: string, n: number, connect
   );
   let next = 0;
   const run = randomUUID().slice(0, 8);
+  // One merchant per run, as the api's bench token is; LIKE copies no foreign key, so no merchants row is needed.
+  const merchantId = randomUUID();
   const worker = async (client: pg.Client) => {
     while (next < n) {
       const i = next++;
@@ -53,9 +55,9 @@ export async function measureDbWriteRate(databaseUrl: string, n: number, connect
       const attemptId = randomUUID();
       await client.query({
         name: 'bench_charge',
-        text: `INSERT INTO ${SCHEMA}.charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, created_by)
-               VALUES ($1, $2, $3, 'usd', $4, 'pm_card_visa', 'stripe', 'bench')`,
-        values: [chargeId, `db-${run}-${i}`, 1000 + (i % 500), `cus_bench_${i % 97}`],
+        text: `INSERT INTO ${SCHEMA}.charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, created_by, merchant_id)
+               VALUES ($1, $2, $3, 'usd', $4, 'pm_card_visa', 'stripe', 'bench', $5)`,
+        values: [chargeId, `db-${run}-${i}`, 1000 + (i % 500), `cus_bench_${i % 97}`, merchantId],
       });
       await client.query({
         name: 'bench_attempt',

@@ -11,7 +11,8 @@ import { ProviderHttpClient, encodeStripeCharge } from '@app/gateways';
  */
 const port = Number(process.env.PORT);
 const apiBase = process.env.STRIPE_API_BASE ?? '';
-const provider = new ProviderHttpClient({ connectTimeoutMs: 2_000, readTimeoutMs: 10_000 });
+// Connections kept alive like the api's Stripe gateway: the floor pays what the api pays for the provider call.
+const provider = new ProviderHttpClient({ connectTimeoutMs: 2_000, readTimeoutMs: 10_000 }, {}, 'kept-alive');
 const charges = new Map<string, { amountCents: number; currency: string; customerId: string; paymentMethodId: string }>();
 
 function readBody(request: http.IncomingMessage): Promise<string> {

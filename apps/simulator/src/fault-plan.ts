@@ -4,6 +4,11 @@ import { createPrng } from './prng.js';
 
 export const CREATE_FAULTS = [
   'reset_before_read',
+  /**
+   * The server's idle close of a kept-alive connection racing the client's reuse of it: the connection closes
+   * as a create arrives on it, before any byte of an answer. Strikes only a connection that carried an earlier create.
+   */
+  'close_kept_alive',
   'hang_before_create',
   'hang_after_create',
   /** Holds the request (key in flight) for `hangMs`, then creates: the client timed out long before. */
@@ -25,7 +30,7 @@ export type QueryFault = (typeof QUERY_FAULTS)[number];
  * begins executing, so its key stays unused. The others strike during execution, which only a request
  * that actually executes can suffer (a replay of a stored response never does).
  */
-const GATE_FAULTS: ReadonlySet<CreateFault> = new Set(['reset_before_read', 'hang_before_create', '429', '409']);
+const GATE_FAULTS: ReadonlySet<CreateFault> = new Set(['reset_before_read', 'close_kept_alive', 'hang_before_create', '429', '409']);
 
 export interface FaultMatch {
   customerId?: string;
@@ -53,6 +58,8 @@ export interface CreateRequestFacts {
   customerId: string | null;
   attemptId: string | null;
   idempotencyKey: string | null;
+  /** The request came on a connection that carried an earlier one (only the Stripe routes tell). */
+  reusedConnection?: boolean;
 }
 
 /** A rule as the planner holds it: defaults filled in, counting down its remaining uses. */
@@ -100,14 +107,14 @@ export class FaultPlanner {
 
   private takeCreateFault(facts: CreateRequestFacts, gate: boolean): CreateFault | null {
     const fromRule = this.consume(
-      (rule) => rule.on === 'create' && GATE_FAULTS.has(rule.fault as CreateFault) === gate && matches(rule.match, facts),
+      (rule) => rule.on === 'create' && GATE_FAULTS.has(rule.fault as CreateFault) === gate && matches(rule.match, facts) && canStrike(rule.fault as CreateFault, facts),
     );
     if (fromRule) return fromRule as CreateFault;
     if (!this.random) return null;
     // One draw per phase, even when no fault is picked, so the sequence depends only on the requests seen.
     let draw = this.random.next();
     for (const fault of CREATE_FAULTS) {
-      if (GATE_FAULTS.has(fault) !== gate) continue;
+      if (GATE_FAULTS.has(fault) !== gate || !canStrike(fault, facts)) continue;
       draw -= this.random.rates[fault] ?? 0;
       if (draw < 0) return fault;
     }
@@ -122,6 +129,10 @@ export class FaultPlanner {
     if (rule.remaining === 0) this.rules.splice(index, 1);
     return rule.fault;
   }
+}
+
+function canStrike(fault: CreateFault, facts: CreateRequestFacts): boolean {
+  return fault !== 'close_kept_alive' || facts.reusedConnection === true;
 }
 
 function matches(match: FaultMatch, facts: CreateRequestFacts): boolean {

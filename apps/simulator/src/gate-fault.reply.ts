@@ -17,6 +17,7 @@ export function applyGateFault(
 ): void {
   switch (fault) {
     case 'reset_before_read':
+    case 'close_kept_alive':
       response.socket?.destroy();
       return;
     case 'hang_before_create':

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreateFault, CreateRequestFacts } from './fault-plan.js';
 import { parseFormBody, type FormObject } from './form-body.js';
+import { arrivedOnReusedConnection } from './connection-reuse.js';
 import { applyGateFault, type Reply } from './gate-fault.reply.js';
 import { headerValue, readBody, sendJson } from './http-io.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store.js';
@@ -29,6 +30,7 @@ export interface StripeCreateEndpoint<P> {
  */
 export async function stripeIdempotentPost<P>(endpoint: StripeCreateEndpoint<P>, engine: SimulatorEngine, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const receivedAtMs = Date.now();
+  const reusedConnection = arrivedOnReusedConnection(request);
   const key = headerValue(request, 'idempotency-key');
   const requestId = newStripeId('req');
   engine.stats.countRequest(endpoint.counter);
@@ -36,7 +38,7 @@ export async function stripeIdempotentPost<P>(endpoint: StripeCreateEndpoint<P>,
   const rawBody = await readBody(request);
   engine.requestLog.record(key, rawBody, request.headers, receivedAtMs);
   const form = parseFormBody(rawBody);
-  const facts: CreateRequestFacts = { ...endpoint.facts(form), idempotencyKey: key };
+  const facts: CreateRequestFacts = { ...endpoint.facts(form), idempotencyKey: key, reusedConnection };
   const reply: Reply = (status, body, headers = {}) =>
     sendJson(response, status, body, { 'Request-Id': requestId, ...(key ? { 'Idempotency-Key': key } : {}), ...headers });
 

@@ -39,7 +39,7 @@ export class AppConfig {
   @IsIn(['json', 'pretty'])
   LOG_FORMAT = 'json';
 
-  /** Requests one API token may make per API_RATE_LIMIT_WINDOW_MS, across every api process (Redis); past it, 429. */
+  /** Requests one API token may make per API_RATE_LIMIT_WINDOW_MS, across every api process (leased from Redis 1 % at a time); past it, 429. */
   @Type(() => Number) @IsInt() @Min(1)
   API_RATE_LIMIT = 6000;
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECT_TIMEOUT, ProviderHttpClient, READ_TIMEOUT } from './provider-http.client.js';
 
-const client = new ProviderHttpClient({ connectTimeoutMs: 200, readTimeoutMs: 150 });
+const client = new ProviderHttpClient({ connectTimeoutMs: 200, readTimeoutMs: 150 }, {}, 'kept-alive');
 const servers: net.Server[] = [];
 
 afterEach(async () => {
@@ -139,22 +139,35 @@ describe('ProviderHttpClient', () => {
     expect(arrived).toBe(0);
   });
 
-  it('leaves no timer or socket behind after any outcome', async () => {
+  it.each([
+    ['kept-alive', [1, 0]],
+    ['fresh', [0, 0]],
+  ] as const)('leaves no timer behind after any outcome, and with %s connections %j sockets open (answering, silent server)', async (connections, expected) => {
     const answering = await listen(http.createServer((_req, res) => res.end('ok')));
     const silent = await listen(http.createServer(() => undefined));
     const timersBefore = activeTimers();
+    const caller = new ProviderHttpClient({ connectTimeoutMs: 200, readTimeoutMs: 150 }, {}, connections);
 
     await Promise.all([
-      client.send({ method: 'GET', url: answering }),
-      client.send({ method: 'GET', url: silent }),
-      client.send({ method: 'GET', url: await unusedPortUrl() }),
+      caller.send({ method: 'GET', url: answering }),
+      caller.send({ method: 'GET', url: silent }),
+      caller.send({ method: 'GET', url: await unusedPortUrl() }),
     ]);
 
     expect(activeTimers()).toBeLessThanOrEqual(timersBefore);
     await new Promise((done) => setTimeout(done, 30)); // lets the servers see the FIN
-    for (const server of servers) {
-      const open = await new Promise<number>((done) => server.getConnections((_e, count) => done(count)));
-      expect(open).toBe(0);
-    }
+    const open = await Promise.all(servers.map((server) => new Promise<number>((done) => server.getConnections((_e, count) => done(count)))));
+    expect(open).toEqual(expected);
+  });
+
+  it('reuses the kept-alive connection for the next call', async () => {
+    const connections: net.Socket[] = [];
+    const server = http.createServer((_req, res) => res.end('ok'));
+    server.on('connection', (socket: net.Socket) => connections.push(socket));
+    const url = await listen(server);
+
+    for (let i = 0; i < 3; i++) expect(await client.send({ method: 'GET', url })).toMatchObject({ kind: 'response', status: 200 });
+
+    expect(connections).toHaveLength(1);
   });
 });

@@ -49,17 +49,23 @@ export interface ExchangeControl {
   end(): boolean;
 }
 
+/** The connections an exchange may use: a provider's keep-alive pools, or `false` for a fresh connection. */
+export type ExchangeAgents = { http: http.Agent; https: https.Agent } | false;
+
 /**
- * One request on a fresh connection (`agent: false`: no pooled socket from an earlier call can turn a stale
- * connection's reset into a false `no_response`). The connect timeout runs until the TCP and TLS handshakes are
- * done, then the read timeout runs until the handler ends the exchange. Every way the call can end without a
- * response (error, close, timeout, abort) is one `TransportFailure`, judged by whether the request could have left.
+ * One request, on a pooled kept-alive connection or a fresh one. The connect timeout runs until the request has
+ * a connected socket (waiting for a free one in a full pool included: nothing has been written yet), then the
+ * read timeout runs until the handler ends the exchange. A reused socket counts as connected from the moment it
+ * is handed over: a reset or close on it before any response byte is `no_response`, never `connect_failed`, as
+ * the request may have left. Every way the call can end without a response (error, close, timeout, abort) is one
+ * `TransportFailure`, judged by whether the request could have left.
  * The shared part of a buffered call and a streamed one; they differ only in what they do with the response.
  */
 export function startExchange(
   request: ProviderHttpRequest,
   timeouts: ProviderHttpTimeouts,
   tls: ProviderTlsOptions,
+  agents: ExchangeAgents,
   handlers: { failed(failure: TransportFailure): void; response(response: IncomingMessage, control: ExchangeControl): void },
 ): void {
   const startedAt = performance.now();
@@ -74,8 +80,8 @@ export function startExchange(
   const elapsed = () => Math.round(performance.now() - startedAt);
 
   const outgoing = isHttps
-    ? https.request(url, { method: request.method, headers, agent: false, ...tls })
-    : http.request(url, { method: request.method, headers, agent: false });
+    ? https.request(url, { method: request.method, headers, agent: agents && agents.https, ...tls })
+    : http.request(url, { method: request.method, headers, agent: agents && agents.http });
 
   const end = (): boolean => {
     if (ended) return false;
@@ -98,7 +104,8 @@ export function startExchange(
   };
   timer = setTimeout(() => fail(CONNECT_TIMEOUT, `could not connect within ${timeouts.connectTimeoutMs} ms`), timeouts.connectTimeoutMs);
   outgoing.on('socket', (socket: Socket) => {
-    // TLS counts as part of connecting: a failed handshake means the request was never sent.
+    // TLS counts as part of connecting: a failed handshake means the request was never sent. A pooled socket
+    // is already connected (and encrypted), so the read timer starts at once: the request goes out on it now.
     if (!socket.connecting && (!isHttps || (socket as { encrypted?: boolean }).encrypted)) startReadTimer();
     else socket.once(isHttps ? 'secureConnect' : 'connect', startReadTimer);
   });

@@ -16,7 +16,8 @@ export function streamedExchange(
   tls: ProviderTlsOptions,
   resolve: (result: ProviderHttpStreamResult) => void,
 ): void {
-  startExchange(request, timeouts, tls, {
+  // A fresh connection: a download gains nothing from a pooled socket, and its idle timer must not outlive it.
+  startExchange(request, timeouts, tls, false, {
     failed: resolve,
     response: (response, { elapsed, end }) => {
       end();

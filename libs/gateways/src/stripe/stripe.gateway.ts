@@ -54,7 +54,8 @@ export class StripeGateway extends PaymentGateway {
     super();
     const { keyLifetimeMs, queryRatePerSecond, connectTimeoutMs, readTimeoutMs } = settings;
     this.capabilities = stripeCapabilities({ keyLifetimeMs, queryRatePerSecond });
-    this.http = new ProviderHttpClient({ connectTimeoutMs, readTimeoutMs });
+    // Kept alive: the submit path's provider call skips a TCP (and TLS) handshake each time.
+    this.http = new ProviderHttpClient({ connectTimeoutMs, readTimeoutMs }, {}, 'kept-alive');
     this.apiBase = settings.apiBase.replace(/\/+$/, '');
     this.#commonHeaders = {
       Authorization: `Bearer ${settings.secretKey}`,
