@@ -122,25 +122,31 @@ export class UnknownAttemptResolver {
   /**
    * Fails the attempt unless, under the charge-then-attempt locks, something moved since the lookup left: a webhook
    * named its provider charge (the charge exists: the next try retrieves it directly), or a send ended later than
-   * the lookup's start allows (a late sender's lease or answer), so the grace no longer covers the lookup.
+   * the lookup's start allows (a late sender's lease or answer), so the grace no longer covers the lookup. A send
+   * the provider answered 2xx (`created_not_final`: it created something we could not read, e.g. an Asaas refund
+   * whose `refunds[]` did not show it) is never absent, whatever a lookup says: a person decides, since failing it
+   * would free its amount for a second send the provider would execute again.
    */
   private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number, lookupStartedAt: Date): Promise<void> {
     const attemptId = attempt.id;
-    const learntId = await this.db.transaction(async (em) => {
+    const next = await this.db.transaction(async (em): Promise<'done' | 'ask_again' | 'created'> => {
       const locked = await lockChargeAndAttempt(em, attemptId);
-      if (!locked || locked.status !== 'unknown') return false;
-      if (locked.providerChargeId) return true;
-      const [{ covered }] = await em.query<Array<{ covered: boolean }>>(
-        `SELECT $2::timestamptz >= COALESCE(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')} AS covered
+      if (!locked || locked.status !== 'unknown') return 'done';
+      if (locked.providerChargeId) return 'ask_again';
+      const [{ covered, created }] = await em.query<Array<{ covered: boolean; created: boolean }>>(
+        `SELECT $2::timestamptz >= COALESCE(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')} AS covered,
+                COALESCE(last_error->>'reason' = 'created_not_final', false) AS created
            FROM charge_attempts WHERE id = $1`,
         [attemptId, lookupStartedAt, this.config.CONSISTENT_LOOKUP_GRACE_MS],
       );
-      if (!covered) return true;
+      if (!covered) return 'ask_again';
+      if (created) return 'created';
       const detail = { reason: 'not_found_after_window', tryNumber };
       await this.transitions.apply({ attemptId, from: 'unknown', to: 'failed', cause: 'resolver', actor: 'resolver', detail }, em);
-      return false;
+      return 'done';
     });
-    if (learntId) await this.jobs.scheduleResolution(attemptId, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
+    if (next === 'ask_again') await this.jobs.scheduleResolution(attemptId, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
+    if (next === 'created') await this.review.open(attemptId, 'absence_unprovable', { reason: 'provider_answered_2xx_but_lookup_finds_nothing', tryNumber });
   }
 
   /** One charge with a final status: through the one place where a provider fact meets our record. */
