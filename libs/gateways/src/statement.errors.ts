@@ -16,3 +16,12 @@ export class StatementUnavailableError extends DomainError {
     super(message, httpStatus === null ? undefined : { httpStatus });
   }
 }
+
+/**
+ * The statement changed while it was paged (Asaas: the pages do not add up to one `totalCount`): what was read
+ * may skip or repeat lines, so the whole day is read again, and a change that persists fails the run.
+ */
+export class StatementMovedError extends DomainError {
+  readonly code = 'statement_moved';
+  readonly kind = 'unavailable';
+}

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { StatementLine } from '@app/gateways';
+import { StatementMovedError, type StatementLine } from '@app/gateways';
 import { isUuid } from '@app/common';
 
 /**
@@ -33,7 +33,7 @@ export async function createStagingTable(client: PoolClient): Promise<void> {
 }
 
 /** Streams every line into the staging table; returns how many were read. */
-export async function copyStatement(client: PoolClient, lines: AsyncIterable<StatementLine>): Promise<number> {
+async function copyStatement(client: PoolClient, lines: AsyncIterable<StatementLine>): Promise<number> {
   let count = 0;
   async function* chunks(): AsyncGenerator<string> {
     let chunk = '';
@@ -55,6 +55,24 @@ export async function copyStatement(client: PoolClient, lines: AsyncIterable<Sta
   // One chunk waiting ahead of COPY at most (Readable.from would buffer 16): the day's memory stays a chunk or two.
   await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), copy);
   return count;
+}
+
+/** How many times a day whose statement moved while it was read is read again before the run fails. */
+const READS_OF_A_MOVING_STATEMENT = 3;
+
+/**
+ * Copies the whole statement; one that moved while it was paged (StatementMovedError) is read again from the
+ * start, a bounded number of times. The failed COPY left no row behind: each read starts from an empty table.
+ */
+export async function copyWholeStatement(client: PoolClient, open: () => AsyncIterable<StatementLine>): Promise<number> {
+  for (let read = 1; ; read += 1) {
+    try {
+      return await copyStatement(client, open());
+    } catch (error) {
+      if (!(error instanceof StatementMovedError) || read === READS_OF_A_MOVING_STATEMENT) throw error;
+      await client.query(`TRUNCATE ${STAGING_TABLE}`);
+    }
+  }
 }
 
 /** Built after the load (one sort each) rather than maintained row by row during it. */
