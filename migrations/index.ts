@@ -20,6 +20,7 @@ import { MerchantsAndPeople1764680190000 } from './1764680190000-MerchantsAndPeo
 import { ReconciliationCatchUp1764680200000 } from './1764680200000-ReconciliationCatchUp.js';
 import { CreditConfirmations1764680210000 } from './1764680210000-CreditConfirmations.js';
 import { RefundProposalFourEyes1764680220000 } from './1764680220000-RefundProposalFourEyes.js';
+import { RefundDivergences1764680240000 } from './1764680240000-RefundDivergences.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -48,4 +49,5 @@ export const MIGRATIONS = [
   ReconciliationCatchUp1764680200000,
   CreditConfirmations1764680210000,
   RefundProposalFourEyes1764680220000,
+  RefundDivergences1764680240000,
 ];

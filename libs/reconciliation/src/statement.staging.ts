@@ -79,6 +79,7 @@ export async function copyWholeStatement(client: PoolClient, open: () => AsyncIt
 export async function indexStagingTable(client: PoolClient): Promise<void> {
   await client.query(`CREATE INDEX ON ${STAGING_TABLE} (provider_charge_id)`);
   await client.query(`CREATE INDEX ON ${STAGING_TABLE} (attempt_ref) WHERE attempt_ref IS NOT NULL`);
+  await client.query(`CREATE INDEX ON ${STAGING_TABLE} (reference) WHERE kind = 'refund'`);
   await client.query(`ANALYZE ${STAGING_TABLE}`);
 }
 
