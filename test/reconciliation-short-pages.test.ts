@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '@app/reconciliation';
-import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
+import { startEfiSimulator, type EfiSimulator, type StatementFault } from '@app/simulator';
 import { reconcile, type RunBody } from './support/reconciliation.js';
 import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -17,16 +17,23 @@ describe('statement readers never end short', () => {
   let efi: EfiSimulator;
   const today = dayOf(new Date(), 'UTC');
 
-  /** A run that may fail: started over HTTP, waited for until it is no longer running. */
-  async function runToEnd(provider: string): Promise<RunBody> {
+  /**
+   * A run of `provider`'s day while its simulator strikes `fault` on every statement page: it must fail having
+   * concluded nothing. Started over HTTP, waited for until it is no longer running; the fault is cleared after.
+   */
+  async function runFailingUnder(provider: string, simulator: Pick<TestStack['sim'], 'setFaults'>, fault: StatementFault): Promise<RunBody> {
+    simulator.setFaults({ rules: [{ fault, on: 'statement', times: 100 }] });
     const res = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider, date: today });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    return waitFor(
+    const run = await waitFor(
       async () => (await stack.http.get(`/reconciliation/runs/${res.body.id}`).set(stack.auth('admin'))).body as RunBody,
-      (run) => run.status !== 'running',
+      (r) => r.status !== 'running',
       20_000,
       `the ${provider} run to end`,
     );
+    simulator.setFaults({ rules: [] });
+    expect(run).toMatchObject({ status: 'failed', linesRead: 0 });
+    return run;
   }
 
   beforeAll(async () => {
@@ -43,26 +50,27 @@ describe('statement readers never end short', () => {
     await efi.close();
   });
 
-  it('Stripe: has_more with an empty page is a failed page, asked again, and the day is read whole', async () => {
-    stack.sim.setFaults({ rules: [{ fault: 'has_more_empty', on: 'statement', times: 1 }] });
-    const run = await reconcile(stack, today, 'api', 'stripe');
-    expect(stack.sim.stats().faultsInjected.statement_has_more_empty).toBe(1);
-    expect(run.linesRead).toBe(3);
+  // Stripe's page is asked again; Asaas's list, which moved under its offsets, is read again from the start.
+  it.each<[string, StatementFault, number]>([
+    ['stripe', 'has_more_empty', 3],
+    ['asaas', 'list_moved', 150],
+  ])('%s: a statement page struck once by %s is read again and the day is read whole', async (provider, fault, lines) => {
+    stack.sim.setFaults({ rules: [{ fault, on: 'statement', times: 1 }] });
+    const run = await reconcile(stack, today, 'api', provider);
+    expect(stack.sim.stats().faultsInjected[`statement_${fault}`]).toBe(1);
+    expect(run.linesRead).toBe(lines);
   });
 
   it('Stripe: has_more with unreadable data on every try fails the run, concluding nothing', async () => {
-    stack.sim.setFaults({ rules: [{ fault: 'has_more_unreadable', on: 'statement', times: 10 }] });
-    const run = await runToEnd('stripe');
-    stack.sim.setFaults({ rules: [] });
-    expect(run).toMatchObject({ status: 'failed', linesRead: 0, error: expect.stringMatching(/balance_transactions answered 2xx without a list/) });
+    const run = await runFailingUnder('stripe', stack.sim, 'has_more_unreadable');
+    expect(run.error).toMatch(/balance_transactions answered 2xx without a list/);
+    // Every try of the first page: asked again, then the run gives up.
     expect(stack.sim.stats().faultsInjected.statement_has_more_unreadable).toBe(4);
   });
 
   it('Efí: a sent-Pix page without quantidadeDePaginas is a failed page; one that keeps coming fails the run', async () => {
-    efi.setFaults({ rules: [{ fault: 'no_page_count', on: 'statement', times: 10 }] });
-    const run = await runToEnd('efi');
-    efi.setFaults({ rules: [] });
-    expect(run).toMatchObject({ status: 'failed', linesRead: 0, error: expect.stringMatching(/quantidadeDePaginas/) });
+    const run = await runFailingUnder('efi', efi, 'no_page_count');
+    expect(run.error).toMatch(/quantidadeDePaginas/);
     expect(efi.stats().faultsInjected.statement_no_page_count).toBe(4);
     expect((await reconcile(stack, today, 'api', 'efi')).status).toBe('succeeded');
   });
@@ -72,18 +80,9 @@ describe('statement readers never end short', () => {
     expect(run.linesRead).toBe(150);
   });
 
-  it('Asaas: a list that moved while it was paged is read again, whole', async () => {
-    stack.sim.setFaults({ rules: [{ fault: 'list_moved', on: 'statement', times: 1 }] });
-    const run = await reconcile(stack, today, 'api', 'asaas');
-    expect(stack.sim.stats().faultsInjected.statement_list_moved).toBe(1);
-    expect(run.linesRead).toBe(150);
-  });
-
   it('Asaas: a totalCount the pages never add up to fails the run after a bounded number of reads', async () => {
-    stack.sim.setFaults({ rules: [{ fault: 'total_mismatch', on: 'statement', times: 100 }] });
-    const run = await runToEnd('asaas');
-    stack.sim.setFaults({ rules: [] });
-    expect(run).toMatchObject({ status: 'failed', linesRead: 0, error: expect.stringMatching(/totalCount/) });
+    const run = await runFailingUnder('asaas', stack.sim, 'total_mismatch');
+    expect(run.error).toMatch(/totalCount/);
     // Three reads of the day, two pages each, every page struck.
     expect(stack.sim.stats().faultsInjected.statement_total_mismatch).toBe(6);
   });
