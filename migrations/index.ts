@@ -23,6 +23,7 @@ import { CreditConfirmations1764680210000 } from './1764680210000-CreditConfirma
 import { RefundProposalFourEyes1764680220000 } from './1764680220000-RefundProposalFourEyes.js';
 import { PayoutLateDebits1764680250000 } from './1764680250000-PayoutLateDebits.js';
 import { ReconciliationNights1764680230000 } from './1764680230000-ReconciliationNights.js';
+import { RefundDivergences1764680240000 } from './1764680240000-RefundDivergences.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   CreditConfirmations1764680210000,
   RefundProposalFourEyes1764680220000,
   ReconciliationNights1764680230000,
+  RefundDivergences1764680240000,
   PayoutLateDebits1764680250000,
   AwaitingPayment1764680260000,
 ];

@@ -73,6 +73,12 @@ function listPayments(engine: AsaasEngine, query: URLSearchParams, reply: (statu
   const [paymentDateGe, paymentDateLe] = [date('paymentDate[ge]'), date('paymentDate[le]')];
   if (paymentDateGe === null || paymentDateLe === null) return reply(400, asaasError('invalid_paymentDate', 'Data de pagamento inválida.'));
   const filter = { externalReference: query.get('externalReference') ?? undefined, customer: query.get('customer') ?? undefined, paymentDateGe, paymentDateLe };
-  const page = engine.ledger.list(filter, engine.settings.asaasListLagMs, Date.now(), offset, limit);
-  reply(200, { object: 'list', hasMore: page.hasMore, totalCount: page.totalCount, limit, offset, data: page.data.map((p) => engine.current(p)) });
+  // Only a statement read (by payment date) meets statement faults; a lookup by reference never does.
+  const fault = paymentDateGe || paymentDateLe ? engine.faults.takeStatementFault(offset > 0 ? ['list_moved', 'total_mismatch'] : ['total_mismatch']) : null;
+  if (fault) engine.stats.countFault(`statement_${fault}`);
+  // list_moved: a payment before this page left the list while it was paged, so everything after it moved up one.
+  const shift = fault === 'list_moved' ? 1 : 0;
+  const page = engine.ledger.list(filter, engine.settings.asaasListLagMs, Date.now(), offset + shift, limit);
+  const totalCount = page.totalCount - shift + (fault === 'total_mismatch' ? 1 : 0);
+  reply(200, { object: 'list', hasMore: page.hasMore, totalCount, limit, offset, data: page.data.map((p) => engine.current(p)) });
 }

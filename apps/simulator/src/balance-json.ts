@@ -37,7 +37,7 @@ function sourceJson(entry: BalanceEntry): Record<string, unknown> {
         metadata: entry.metadata,
       };
     case 'refund':
-      return { ...common, object: 'refund', amount: -entry.amount, charge: entry.chargeId, status: 'succeeded', metadata: {} };
+      return { ...common, object: 'refund', amount: -entry.amount, charge: entry.chargeId, status: 'succeeded', metadata: entry.sourceMetadata ?? {} };
     case 'dispute':
       return { ...common, object: 'dispute', amount: -entry.amount, charge: entry.chargeId, status: 'needs_response', metadata: {} };
   }

@@ -17,6 +17,8 @@ export interface BalanceEntry {
   customer: string | null;
   /** The payment's metadata (shared with the intent, never copied). */
   metadata: Record<string, string>;
+  /** A refund's own metadata (ours: `refund_attempt_id`), shown on its expanded source. */
+  sourceMetadata?: Record<string, string>;
 }
 
 export interface BalanceRange {

@@ -26,6 +26,15 @@ export const QUERY_FAULTS = ['500', '429', 'hang', 'malformed_200'] as const;
 export type QueryFault = (typeof QUERY_FAULTS)[number];
 
 /**
+ * Statement pages that look whole but are not, struck only on statement routes, each where it means something:
+ * `has_more_empty` / `has_more_unreadable` (a list that says it has more with no items, or none readable),
+ * `no_page_count` (Efí: no `quantidadeDePaginas`), `list_moved` (Asaas: a payment before this page left the list
+ * while it was paged), `total_mismatch` (Asaas: a `totalCount` the pages never add up to).
+ */
+export const STATEMENT_FAULTS = ['has_more_empty', 'has_more_unreadable', 'no_page_count', 'list_moved', 'total_mismatch'] as const;
+export type StatementFault = (typeof STATEMENT_FAULTS)[number];
+
+/**
  * Faults that strike in front of Stripe's idempotency layer: the request is refused or lost before it
  * begins executing, so its key stays unused. The others strike during execution, which only a request
  * that actually executes can suffer (a replay of a stored response never does).
@@ -40,7 +49,8 @@ export interface FaultMatch {
 
 export type FaultRule =
   | { fault: CreateFault; on?: 'create'; match?: FaultMatch; times?: number }
-  | { fault: QueryFault; on: 'query'; times?: number };
+  | { fault: QueryFault; on: 'query'; times?: number }
+  | { fault: StatementFault; on: 'statement'; times?: number };
 
 export interface RandomFaults {
   seed: number;
@@ -64,8 +74,8 @@ export interface CreateRequestFacts {
 
 /** A rule as the planner holds it: defaults filled in, counting down its remaining uses. */
 export interface PendingFaultRule {
-  fault: CreateFault | QueryFault;
-  on: 'create' | 'query';
+  fault: CreateFault | QueryFault | StatementFault;
+  on: 'create' | 'query' | 'statement';
   match: FaultMatch;
   remaining: number;
 }
@@ -105,6 +115,11 @@ export class FaultPlanner {
     return this.consume((rule) => rule.on === 'query') as QueryFault | null;
   }
 
+  /** A statement fault the route can produce (`supported`), or null; others wait for a route that can. */
+  takeStatementFault(supported: readonly StatementFault[]): StatementFault | null {
+    return this.consume((rule) => rule.on === 'statement' && supported.includes(rule.fault as StatementFault)) as StatementFault | null;
+  }
+
   private takeCreateFault(facts: CreateRequestFacts, gate: boolean): CreateFault | null {
     const fromRule = this.consume(
       (rule) => rule.on === 'create' && GATE_FAULTS.has(rule.fault as CreateFault) === gate && matches(rule.match, facts) && canStrike(rule.fault as CreateFault, facts),
@@ -121,7 +136,7 @@ export class FaultPlanner {
     return null;
   }
 
-  private consume(applies: (rule: PendingFaultRule) => boolean): CreateFault | QueryFault | null {
+  private consume(applies: (rule: PendingFaultRule) => boolean): PendingFaultRule['fault'] | null {
     const index = this.rules.findIndex(applies);
     if (index < 0) return null;
     const rule = this.rules[index];
@@ -146,15 +161,15 @@ function matches(match: FaultMatch, facts: CreateRequestFacts): boolean {
 function readRule(input: unknown, index: number): PendingFaultRule {
   const rule = requireRecord(input, `rules[${index}]`);
   const on = rule.on ?? 'create';
-  if (on !== 'create' && on !== 'query') throw new InvalidControlInput(`rules[${index}].on must be create or query`);
-  const known: readonly string[] = on === 'query' ? QUERY_FAULTS : CREATE_FAULTS;
+  if (on !== 'create' && on !== 'query' && on !== 'statement') throw new InvalidControlInput(`rules[${index}].on must be create, query or statement`);
+  const known: readonly string[] = on === 'query' ? QUERY_FAULTS : on === 'statement' ? STATEMENT_FAULTS : CREATE_FAULTS;
   if (typeof rule.fault !== 'string' || !known.includes(rule.fault)) {
     throw new InvalidControlInput(`rules[${index}]: unknown ${on} fault ${JSON.stringify(rule.fault)}`);
   }
   const times = optionalNumber(rule.times, `rules[${index}].times`, 1) ?? 1;
   const match = rule.match === undefined ? {} : requireRecord(rule.match, `rules[${index}].match`);
   return {
-    fault: rule.fault as CreateFault | QueryFault,
+    fault: rule.fault as PendingFaultRule['fault'],
     on,
     remaining: Math.floor(times),
     match: {

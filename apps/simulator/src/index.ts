@@ -4,7 +4,7 @@ export type { SimulatorConfig, SimulatorConfigPatch, WebhookSettings } from './s
 export { DEFAULT_ASAAS_WEBHOOK_TOKEN, DEFAULT_WEBHOOK_SECRET } from './simulator-config.js';
 export type { SimulatorStatsSnapshot } from './simulator-stats.js';
 export type { LoggedCreateRequest } from './create-request-log.js';
-export type { CreateFault, FaultMatch, FaultPlan, FaultRule, PendingFaultRule, QueryFault, RandomFaults } from './fault-plan.js';
+export type { CreateFault, FaultMatch, FaultPlan, FaultRule, PendingFaultRule, QueryFault, RandomFaults, StatementFault } from './fault-plan.js';
 export type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
 export { PROCESSING_METHOD } from './payment-intent.js';
 export type { RefundEventType, StripeChargeObject, StripeEvent, StripeEventType } from './stripe-events.js';

@@ -196,11 +196,11 @@ export class SimulatorEngine {
 
   /** Money that went back is in the statement, as Stripe's refund balance transaction. */
   private recordRefundLine(refund: StripeRefund, now: number): void {
-    if (this.balance.chargeOf(refund.payment_intent)) this.addMovement(refund.payment_intent, 'refund', { amount: refund.amount, created: Math.floor(now / 1000), sourceId: refund.id });
+    if (this.balance.chargeOf(refund.payment_intent)) this.addMovement(refund.payment_intent, 'refund', { amount: refund.amount, created: Math.floor(now / 1000), sourceId: refund.id, metadata: refund.metadata });
   }
 
   /** A refund or dispute of a charged intent: a negative statement line, `created` backdatable. */
-  addMovement(intentId: string, kind: 'refund' | 'dispute', input: { amount?: number; created?: number; sourceId?: string } = {}): { balanceTransactionId: string } {
+  addMovement(intentId: string, kind: 'refund' | 'dispute', input: { amount?: number; created?: number; sourceId?: string; metadata?: Record<string, string> } = {}): { balanceTransactionId: string } {
     const charge = this.balance.chargeOf(intentId);
     if (!charge) throw new InvalidControlInput(`no charge for payment intent ${intentId}`);
     const amount = input.amount ?? charge.amount;
@@ -213,6 +213,7 @@ export class SimulatorEngine {
       category: kind,
       amount: -amount,
       sourceId: input.sourceId ?? this.balance.newId(kind === 'refund' ? 're' : 'du'),
+      sourceMetadata: input.metadata,
     });
     return { balanceTransactionId: entry.id };
   }

@@ -60,7 +60,7 @@ export interface Simulator {
   /** `POST /_sim/statement/charges {charges:[...]}`: money taken at the provider, backdatable into any day. */
   plantCharges(charges: PlantChargeInput[]): Array<{ paymentIntentId: string; balanceTransactionId: string }>;
   /** `POST /_sim/intents/:id/refund|dispute {amount?, created?}`: a negative statement line for a charge. */
-  addMovement(intentId: string, kind: 'refund' | 'dispute', input?: { amount?: number; created?: number }): { balanceTransactionId: string };
+  addMovement(intentId: string, kind: 'refund' | 'dispute', input?: { amount?: number; created?: number; sourceId?: string }): { balanceTransactionId: string };
   /** `GET /_sim/webhooks`: every delivery attempted, in order. */
   webhookDeliveries(): WebhookDelivery[];
   /** `GET /_sim/asaas/payments?externalReference=&customer=`: every Asaas payment, deleted or not, never lagged. */

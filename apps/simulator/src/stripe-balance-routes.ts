@@ -20,6 +20,12 @@ export function listBalanceTransactions(engine: SimulatorEngine, query: URLSearc
   const cursorId = query.get('starting_after');
   const cursor = cursorId ? engine.balance.get(cursorId) : undefined;
   if (cursorId && !cursor) return reply(400, stripeErrors.resourceMissing(cursorId));
+  const fault = engine.faults.takeStatementFault(['has_more_empty', 'has_more_unreadable']);
+  if (fault) {
+    // A page that claims more with nothing to page from: a reader that takes it as the end has read half a day.
+    engine.stats.countFault(`statement_${fault}`);
+    return reply(200, { object: 'list', data: fault === 'has_more_empty' ? [] : null, has_more: true, url: '/v1/balance_transactions' });
+  }
   const expand = query.getAll('expand[]').includes('data.source');
   const data: Record<string, unknown>[] = [];
   let hasMore = false;

@@ -18,4 +18,9 @@ export interface GatewayCapabilities {
   queryRatePerSecond: number;
   /** Where a day's statement can be read for reconciliation; empty when the adapter cannot read one yet. */
   statementSources: ReadonlyArray<'api' | 'report'>;
+  /**
+   * The statement is asked for by calendar date, not by instant (Asaas' `paymentDate`): a margin past the day's
+   * end would read the whole next day, still being written, so the day is read to its end and no further.
+   */
+  statementByDate?: true;
 }

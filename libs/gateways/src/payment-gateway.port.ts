@@ -116,7 +116,7 @@ export interface StatementLine {
   amountCents: number;
   currency: string;
   createdAt: Date;
-  /** The provider's own id of the operation when it is not the line id (Efí: the transfer's idEnvio), kept as evidence. */
+  /** The provider's own id of the operation when it is not the line id (Efí: the transfer's idEnvio; Stripe: a refund's `re_...`). */
   reference?: string | null;
   /** The provider's own word for the operation's state (Efí: REALIZADO, NAO_REALIZADO...), kept as evidence. */
   providerStatus?: string | null;

@@ -29,3 +29,12 @@ export class StatementNotYetAvailableError extends DomainError {
     super(`the provider's data is available until ${until}, the day needs it until ${by}`, { availableUntil: until, needed: by });
   }
 }
+
+/**
+ * The statement changed while it was paged (Asaas: the pages do not add up to one `totalCount`): what was read
+ * may skip or repeat lines, so the whole day is read again, and a change that persists fails the run.
+ */
+export class StatementMovedError extends DomainError {
+  readonly code = 'statement_moved';
+  readonly kind = 'unavailable';
+}

@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
 import { capturedProviderChargeId, isCapture } from '@app/attempts';
-import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
+import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
+import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider } from './refund-statement.matcher.js';
 
 /**
  * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the
@@ -39,8 +40,10 @@ async function findSettleCandidates(client: PoolClient, scope: MatchScope): Prom
  * lines that matched a succeeded attempt exactly.
  */
 async function recordChargeDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
-  const { rows } = await client.query<{ matched: number }>(
-    `WITH lines AS (
+  return recordClassifiedLines(
+    client,
+    scope,
+    `lines AS (
        SELECT s.line_id, s.provider_charge_id, s.amount_cents, s.currency, s.created_at,
               COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
@@ -67,16 +70,15 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
                 WHEN attempt_status = 'unknown' AND amount_cents <> charge_amount THEN 'amount_mismatch'
                 ELSE 'provider_only' END AS kind
          FROM lines
-     ), ${divergenceUpsertCtes('classified', 'charge_id')}, proposed AS (
+     )`,
+    'charge_id',
+    `proposed AS (
        INSERT INTO refund_proposals (id, divergence_id, provider, provider_charge_id, charge_id, amount_cents, currency, reason, state)
        SELECT gen_random_uuid(), id, $2, provider_charge_id, owner_id, amount_cents, currency, kind, 'proposed'
          FROM found WHERE kind IN ('provider_only','duplicate_charge') AND amount_cents > 0
        ON CONFLICT (divergence_id) DO NOTHING
-     )
-     SELECT count(*) FILTER (WHERE kind = 'matched')::int AS matched FROM classified`,
-    [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
+     )`,
   );
-  return rows[0].matched;
 }
 
 /**
@@ -84,18 +86,17 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
  * past the day's end, so a charge sent just before midnight is found on the other side of it).
  */
 async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
-  await client.query(
-    `WITH missing AS (
-       SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.charge_id AS owner_id, a.id AS attempt_id,
-              c.amount_cents, c.currency, a.created_at AS seen_at, NULL::text AS line_id,
-              jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at) AS detail
-         FROM charge_attempts a
-         JOIN charges c ON c.id = a.charge_id
-        WHERE a.provider = $2 AND a.operation = 'charge' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
-          AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id AND s.kind = 'charge')
-     ), ${divergenceUpsertCtes('missing', 'charge_id')}
-     SELECT count(*)::int AS recorded FROM found`,
-    [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
+  await recordMissingDivergences(
+    client,
+    scope,
+    `SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.charge_id AS owner_id, a.id AS attempt_id,
+            c.amount_cents, c.currency, a.created_at AS seen_at, NULL::text AS line_id,
+            jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at) AS detail
+       FROM charge_attempts a
+       JOIN charges c ON c.id = a.charge_id
+      WHERE a.provider = $2 AND a.operation = 'charge' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
+        AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id AND s.kind = 'charge')`,
+    'charge_id',
   );
 }
 
@@ -133,11 +134,15 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
 
 /**
  * Charges: the statement's charge lines against our charge attempts (by the intent id they carry, or our attempt id
- * in the payment's metadata), and its refund and dispute lines against the charges they touch.
+ * in the payment's metadata), its refund lines against our refund attempts too (refund-statement.matcher), and its
+ * refund and dispute lines against the charges they touch.
  */
 export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
-  findSettleCandidates,
-  recordLineDivergences: recordChargeDivergences,
-  recordMissingAtProvider,
+  findSettleCandidates: async (client, scope) => [...(await findSettleCandidates(client, scope)), ...(await findRefundSettleCandidates(client, scope))],
+  recordLineDivergences: async (client, scope) => (await recordChargeDivergences(client, scope)) + (await recordRefundDivergences(client, scope)),
+  recordMissingAtProvider: async (client, scope) => {
+    await recordMissingAtProvider(client, scope);
+    await recordRefundsMissingAtProvider(client, scope);
+  },
   recordMoneyMovements,
 };

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { divergenceUpsertCtes, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
+import { absentFromStatement, lineNotYetReviewed, recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 
 /**
@@ -45,11 +45,7 @@ async function findSettleCandidates(client: PoolClient, scope: MatchScope): Prom
        FROM transfers t
       WHERE t.attempt_id IS NOT NULL
         AND (t.attempt_status IN ('unknown', 'failed') OR (t.attempt_status = 'succeeded' AND t.attempt_e2e IS DISTINCT FROM t.e2e))
-        AND NOT EXISTS (
-          SELECT 1 FROM review_items r
-           WHERE r.attempt_id = t.attempt_id
-             AND (r.evidence->'findings'->>'lineId' = t.line_id
-                  OR r.evidence->'laterFindings' @> jsonb_build_array(jsonb_build_object('findings', jsonb_build_object('lineId', t.line_id)))))
+        AND ${lineNotYetReviewed('t.attempt_id', 't.line_id')}
       ORDER BY t.attempt_id, (t.amount_cents = t.payout_amount AND t.currency = t.payout_currency) DESC, t.created_at, t.line_id`,
     [scope.provider, scope.window.start, scope.window.end],
   );
@@ -62,8 +58,10 @@ async function findSettleCandidates(client: PoolClient, scope: MatchScope): Prom
  * other executed transfer of a succeeded payout, even one naming the same attempt, is a second payment of it.
  */
 async function recordTransferDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
-  const { rows } = await client.query<{ matched: number }>(
-    `WITH transfers AS (${transfersOfTheDay({ provider: '$2', from: '$4', to: '$5' })}
+  return recordClassifiedLines(
+    client,
+    scope,
+    `transfers AS (${transfersOfTheDay({ provider: '$2', from: '$4', to: '$5' })}
      ), judged AS (
        SELECT *, CASE
            WHEN succeeded_attempt_id IS NULL THEN NULL
@@ -87,11 +85,9 @@ async function recordTransferDivergences(client: PoolClient, scope: MatchScope):
                 WHEN attempt_status = 'unknown' AND amount_cents <> payout_amount THEN 'amount_mismatch'
                 ELSE 'provider_only' END AS kind
          FROM judged
-     ), ${divergenceUpsertCtes('classified', 'payout_id')}
-     SELECT count(*) FILTER (WHERE kind = 'matched')::int AS matched FROM classified`,
-    [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
+     )`,
+    'payout_id',
   );
-  return rows[0].matched;
 }
 
 /**
@@ -100,25 +96,23 @@ async function recordTransferDivergences(client: PoolClient, scope: MatchScope):
  * (NAO_REALIZADO, EM_PROCESSAMENTO), when the statement lists it, goes into the detail.
  */
 async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
-  await client.query(
-    `WITH missing AS (
-       SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.payout_id AS owner_id, a.id AS attempt_id,
-              p.amount_cents, p.currency, a.created_at AS seen_at, NULL::text AS line_id,
-              jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at,
-                                 'providerTransfer', (
-                                   SELECT jsonb_build_object('lineId', o.line_id, 'transferId', o.reference, 'status', o.provider_status,
-                                                             'amountCents', -o.amount_cents, 'requestedAt', o.created_at)
-                                     FROM ${STAGING_TABLE} o
-                                    WHERE o.kind <> 'payout' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_charge_id)
-                                    ORDER BY o.created_at DESC, o.line_id LIMIT 1)) AS detail
-         FROM charge_attempts a
-         JOIN payouts p ON p.id = a.payout_id
-        WHERE a.provider = $2 AND a.operation = 'payout' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
-          AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = 'payout' AND s.provider_charge_id = a.provider_charge_id)
-          AND NOT (a.provider_charge_id IS NULL AND EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = 'payout' AND s.attempt_ref = a.id))
-     ), ${divergenceUpsertCtes('missing', 'payout_id')}
-     SELECT count(*)::int AS recorded FROM found`,
-    [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end],
+  await recordMissingDivergences(
+    client,
+    scope,
+    `SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.payout_id AS owner_id, a.id AS attempt_id,
+            p.amount_cents, p.currency, a.created_at AS seen_at, NULL::text AS line_id,
+            jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at,
+                               'providerTransfer', (
+                                 SELECT jsonb_build_object('lineId', o.line_id, 'transferId', o.reference, 'status', o.provider_status,
+                                                           'amountCents', -o.amount_cents, 'requestedAt', o.created_at)
+                                   FROM ${STAGING_TABLE} o
+                                  WHERE o.kind <> 'payout' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_charge_id)
+                                  ORDER BY o.created_at DESC, o.line_id LIMIT 1)) AS detail
+       FROM charge_attempts a
+       JOIN payouts p ON p.id = a.payout_id
+      WHERE a.provider = $2 AND a.operation = 'payout' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
+        AND ${absentFromStatement('payout', 'provider_charge_id')}`,
+    'payout_id',
   );
 }
 

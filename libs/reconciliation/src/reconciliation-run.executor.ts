@@ -6,11 +6,11 @@ import { AppConfig } from '@app/config';
 import { GatewayRegistry, StatementNotYetAvailableError } from '@app/gateways';
 import type { ClaimedRun } from './reconciliation-run.lease.js';
 import { dayWindow } from './rules/reconciliation-day.js';
-import { copyStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement.staging.js';
+import { copyWholeStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement.staging.js';
 import { CHARGE_STATEMENT_MATCHER } from './charge-statement.matcher.js';
 import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
 import { divergenceCountsOf, type MatchScope } from './statement.matching.js';
-import { openStatement } from './statement.sources.js';
+import { openStatement, statementReadEnd } from './statement.sources.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 import { closeGapReviewItem } from './review-item.closer.js';
 import { msInterval } from '@app/database';
@@ -61,14 +61,15 @@ export class ReconciliationRunExecutor {
   private async steps(client: PoolClient, run: ClaimedRun, signal: AbortSignal) {
     const window = dayWindow(run.day, this.config.RECONCILIATION_TZ);
     const scope: MatchScope = { runId: run.id, provider: run.provider, day: run.day, window };
-    const statement = openStatement(this.gateways, run.provider, {
-      from: window.start,
-      to: new Date(window.end.getTime() + this.config.RECONCILIATION_MARGIN_MS),
-      source: run.source,
-      requestKey: `reconciliation-${run.id}`,
-      signal,
-    });
-    const matcher = statement.subject === 'payouts' ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
+    const open = () =>
+      openStatement(this.gateways, run.provider, {
+        from: window.start,
+        to: statementReadEnd(this.gateways, run.provider, window.end, this.config.RECONCILIATION_MARGIN_MS),
+        source: run.source,
+        requestKey: `reconciliation-${run.id}`,
+        signal,
+      });
+    const matcher = open().subject === 'payouts' ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
     // Milliseconds per step, logged with the outcome: where a large day's time goes.
     const phasesMs: Record<string, number> = {};
     let mark = performance.now();
@@ -79,7 +80,7 @@ export class ReconciliationRunExecutor {
     };
     await createStagingTable(client);
     try {
-      const linesRead = await copyStatement(client, statement.lines);
+      const linesRead = await copyWholeStatement(client, () => open().lines);
       lap('read_and_copy');
       signal.throwIfAborted();
       await indexStagingTable(client);

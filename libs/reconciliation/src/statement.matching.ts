@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { emptyDivergenceCounts, type DivergenceKind } from './rules/divergence-kinds.js';
 import type { DayWindow } from './rules/reconciliation-day.js';
+import { STAGING_TABLE } from './statement.staging.js';
 
 export interface MatchScope {
   runId: string;
@@ -52,7 +53,7 @@ export type DivergenceOwner = 'charge_id' | 'payout_id';
  * saw again and keeps a person's acknowledgement; then it is linked to this run. Parameters: $1 run id,
  * $2 provider, $3 day. Defines `found` (`id, kind, provider_charge_id, owner_id, amount_cents, currency`).
  */
-export function divergenceUpsertCtes(source: string, owner: DivergenceOwner): string {
+function divergenceUpsertCtes(source: string, owner: DivergenceOwner): string {
   return `found AS (
        INSERT INTO reconciliation_divergences
          (id, run_id, kind, provider, day, subject, provider_charge_id, ${owner}, attempt_id, amount_cents, currency, detail, status)
@@ -80,4 +81,51 @@ export async function divergenceCountsOf(client: PoolClient, runId: string): Pro
   const counts = emptyDivergenceCounts();
   for (const row of rows) counts[row.kind] = row.n;
   return counts;
+}
+
+/**
+ * SQL condition: the statement line `lineId` was not yet put before a person about the attempt `attemptId` (it is
+ * in none of its review items' findings), so a re-run of the day does not put the same line to them again.
+ */
+export function lineNotYetReviewed(attemptId: string, lineId: string): string {
+  return `NOT EXISTS (
+          SELECT 1 FROM review_items r
+           WHERE r.attempt_id = ${attemptId}
+             AND (r.evidence->'findings'->>'lineId' = ${lineId}
+                  OR r.evidence->'laterFindings' @> jsonb_build_array(jsonb_build_object('findings', jsonb_build_object('lineId', ${lineId})))))`;
+}
+
+/**
+ * Records our successes absent from the statement: `missing` is a SELECT of rows shaped as divergenceUpsertCtes's
+ * source, over the placeholders $2 provider, $4 and $5 the day's window.
+ */
+export async function recordMissingDivergences(client: PoolClient, scope: MatchScope, missing: string, owner: DivergenceOwner): Promise<void> {
+  await client.query(`WITH missing AS (${missing}), ${divergenceUpsertCtes('missing', owner)} SELECT count(*)::int AS recorded FROM found`, stepParams(scope));
+}
+
+/**
+ * Classifies the day's lines and records their divergences in one statement: `classifying` defines CTEs ending in
+ * `classified` (rows shaped as divergenceUpsertCtes's source, `matched` for a line that agrees), `then` may add CTEs
+ * reading `found`. Same placeholders as recordMissingDivergences, $4 and $5 the window; returns the lines matched.
+ */
+export async function recordClassifiedLines(client: PoolClient, scope: MatchScope, classifying: string, owner: DivergenceOwner, then = ''): Promise<number> {
+  const { rows } = await client.query<{ matched: number }>(
+    `WITH ${classifying}, ${divergenceUpsertCtes('classified', owner)}${then ? `, ${then}` : ''}
+     SELECT count(*) FILTER (WHERE kind = 'matched')::int AS matched FROM classified`,
+    stepParams(scope),
+  );
+  return rows[0].matched;
+}
+
+function stepParams(scope: MatchScope): unknown[] {
+  return [scope.runId, scope.provider, scope.day, scope.window.start, scope.window.end];
+}
+
+/**
+ * SQL condition: no staged line of `kind` shows the attempt `a`, by the provider's id it learnt (in the line's
+ * `idColumn`) or, when it learnt none, by our attempt id the line carries.
+ */
+export function absentFromStatement(kind: 'payout' | 'refund', idColumn: 'provider_charge_id' | 'reference'): string {
+  return `NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = '${kind}' AND s.${idColumn} = a.provider_charge_id)
+          AND NOT (a.provider_charge_id IS NULL AND EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = '${kind}' AND s.attempt_ref = a.id))`;
 }

@@ -14,6 +14,14 @@ export function readableProviders(gateways: GatewayRegistry): string[] {
 }
 
 /**
+ * Where a day's read ends: a margin past the day for a statement of instants (a charge sent just before midnight is
+ * found on the other side of it); none for one asked by date, where a margin would be the whole next day.
+ */
+export function statementReadEnd(gateways: GatewayRegistry, provider: string, dayEnd: Date, marginMs: number): Date {
+  return gateways.forAttempt(provider).capabilities.statementByDate ? dayEnd : new Date(dayEnd.getTime() + marginMs);
+}
+
+/**
  * Opens the day's statement of a provider as normalised lines, and says what they are matched against. A payout
  * gateway's sent-Pix list becomes balance changes like any other statement, so one staging table serves both.
  */

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { StatementLine } from '@app/gateways';
+import { StatementMovedError, type StatementLine } from '@app/gateways';
 import { isUuid } from '@app/common';
 
 /**
@@ -33,7 +33,7 @@ export async function createStagingTable(client: PoolClient): Promise<void> {
 }
 
 /** Streams every line into the staging table; returns how many were read. */
-export async function copyStatement(client: PoolClient, lines: AsyncIterable<StatementLine>): Promise<number> {
+async function copyStatement(client: PoolClient, lines: AsyncIterable<StatementLine>): Promise<number> {
   let count = 0;
   async function* chunks(): AsyncGenerator<string> {
     let chunk = '';
@@ -57,10 +57,29 @@ export async function copyStatement(client: PoolClient, lines: AsyncIterable<Sta
   return count;
 }
 
+/** How many times a day whose statement moved while it was read is read again before the run fails. */
+const READS_OF_A_MOVING_STATEMENT = 3;
+
+/**
+ * Copies the whole statement; one that moved while it was paged (StatementMovedError) is read again from the
+ * start, a bounded number of times. The failed COPY left no row behind: each read starts from an empty table.
+ */
+export async function copyWholeStatement(client: PoolClient, open: () => AsyncIterable<StatementLine>): Promise<number> {
+  for (let read = 1; ; read += 1) {
+    try {
+      return await copyStatement(client, open());
+    } catch (error) {
+      if (!(error instanceof StatementMovedError) || read === READS_OF_A_MOVING_STATEMENT) throw error;
+      await client.query(`TRUNCATE ${STAGING_TABLE}`);
+    }
+  }
+}
+
 /** Built after the load (one sort each) rather than maintained row by row during it. */
 export async function indexStagingTable(client: PoolClient): Promise<void> {
   await client.query(`CREATE INDEX ON ${STAGING_TABLE} (provider_charge_id)`);
   await client.query(`CREATE INDEX ON ${STAGING_TABLE} (attempt_ref) WHERE attempt_ref IS NOT NULL`);
+  await client.query(`CREATE INDEX ON ${STAGING_TABLE} (reference) WHERE kind = 'refund'`);
   await client.query(`ANALYZE ${STAGING_TABLE}`);
 }
 

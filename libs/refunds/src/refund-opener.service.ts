@@ -19,6 +19,17 @@ import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } fr
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
 
+/**
+ * SQL, for the charge row `c`: what the provider refunded of it with no refund of ours holding that money, as
+ * reconciliation found (its open `refund_provider_only` divergences: a refund we did not make, or one we recorded as
+ * failed). One an attempt of ours holds again (not failed: its amount is in refund_committed_cents) counts once.
+ */
+const PROVIDER_ONLY_REFUNDED = `COALESCE((
+  SELECT sum(d.amount_cents) FROM reconciliation_divergences d
+   WHERE d.charge_id = c.id AND d.kind = 'refund_provider_only' AND d.status = 'open'
+     AND NOT EXISTS (SELECT 1 FROM charge_attempts x
+                      WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_charge_id = d.provider_charge_id))), 0)`;
+
 export interface NewRefund {
   chargeId: string;
   /** The caller's merchant, in the SQL that finds the charge (null: a reviewer or admin, any merchant). */
@@ -195,17 +206,21 @@ export class RefundOpener {
   }
 
   /**
-   * Under the charge row lock: succeeds only while open and succeeded refunds stay within the captured amount.
-   * The CHECK on the charge row is the last word should any other writer try.
+   * Under the charge row lock: succeeds only while open and succeeded refunds, plus what the provider refunded
+   * without us, stay within the captured amount. The CHECK on the charge row is the last word on our own refunds
+   * should any other writer try.
    */
   private async commitAmount(em: EntityManager, charge: ChargeEntity, amountCents: number): Promise<void> {
     const [rows] = await em.query<[unknown[], number]>(
-      `UPDATE charges SET refund_committed_cents = refund_committed_cents + $2, updated_at = now()
-        WHERE id = $1 AND refund_committed_cents + $2 <= amount_cents RETURNING id`,
+      `UPDATE charges c SET refund_committed_cents = refund_committed_cents + $2, updated_at = now()
+        WHERE id = $1 AND refund_committed_cents + $2 + ${PROVIDER_ONLY_REFUNDED} <= amount_cents RETURNING id`,
       [charge.id, amountCents],
     );
     if (rows.length === 1) return;
-    const [current] = await em.query<Array<{ refundable: string }>>(`SELECT amount_cents - refund_committed_cents AS refundable FROM charges WHERE id = $1`, [charge.id]);
+    const [current] = await em.query<Array<{ refundable: string }>>(
+      `SELECT GREATEST(amount_cents - refund_committed_cents - ${PROVIDER_ONLY_REFUNDED}, 0) AS refundable FROM charges c WHERE id = $1`,
+      [charge.id],
+    );
     throw new RefundExceedsRefundableError(charge.id, amountCents, Number(current.refundable));
   }
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DIVERGENCE_KINDS } from '@app/reconciliation';
 
 /** OpenAPI shapes of what the reconciliation endpoints answer. */
 export class RunAcceptedView {
@@ -39,7 +40,7 @@ export class OpenDaysDoc {
 export class DivergenceViewDoc {
   @ApiProperty() id: string;
   @ApiProperty({ description: 'the run that first found it' }) runId: string;
-  @ApiProperty({ enum: ['provider_only', 'duplicate_charge', 'missing_at_provider', 'amount_mismatch', 'currency_mismatch'] }) kind: string;
+  @ApiProperty({ enum: DIVERGENCE_KINDS }) kind: string;
   @ApiProperty() provider: string;
   @ApiProperty() day: string;
   @ApiPropertyOptional({ nullable: true }) providerChargeId: string | null;

@@ -68,12 +68,16 @@ function statementRoute(engine: EfiEngine, url: URL, response: ServerResponse): 
     if (fault === 'hang') return engine.hangs.hold(response, engine.config.hangMs);
     return sendJson(response, fault === '429' ? 429 : 500, fault === '429' ? efiErrors.rateLimited() : efiErrors.internal());
   }
+  // A page that does not say how many there are: a reader that assumes one has read only the first.
+  const noPageCount = engine.faults.takeStatementFault(['no_page_count']) !== null;
+  if (noPageCount) engine.countFault('statement_no_page_count');
   const { total, items } = engine.transfers.pageRequestedBetween(inicio, fim, page * size, size);
+  const paginacao = { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(total / size), quantidadeTotalDeItens: total };
   sendJson(response, 200, {
     parametros: {
       inicio: new Date(inicio).toISOString(),
       fim: new Date(fim).toISOString(),
-      paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(total / size), quantidadeTotalDeItens: total },
+      paginacao: noPageCount ? { paginaAtual: page, itensPorPagina: size } : paginacao,
     },
     pix: items.map(transferView),
   });

@@ -5,17 +5,29 @@ import { ChargeEntity } from './charge.entity.js';
 import { PayoutEntity } from './payout.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
 
-export type DivergenceKindColumn = 'provider_only' | 'missing_at_provider' | 'amount_mismatch' | 'currency_mismatch' | 'duplicate_charge';
+export type DivergenceKindColumn =
+  | 'provider_only'
+  | 'missing_at_provider'
+  | 'amount_mismatch'
+  | 'currency_mismatch'
+  | 'duplicate_charge'
+  | 'refund_provider_only'
+  | 'refund_missing_at_provider'
+  | 'refund_amount_mismatch';
 
 /**
  * A mismatch between the provider's statement and our attempts. One row per (provider, kind, subject),
- * the subject being the provider charge id (or, for `missing_at_provider`, our attempt id): a re-run updates
+ * the subject being the provider charge id or refund id (or, for the missing kinds, our attempt id): a re-run updates
  * the same row and leaves its acknowledgement alone.
  */
 @Entity('reconciliation_divergences')
 @Unique('uq_reconciliation_divergences_subject', ['provider', 'kind', 'subject'])
 @Index('ix_reconciliation_divergences_status', ['status', 'kind'])
-@Check('reconciliation_divergences_kind_check', `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge')`)
+@Index('ix_reconciliation_divergences_refund_charge', ['chargeId'], { where: "kind = 'refund_provider_only'" })
+@Check(
+  'reconciliation_divergences_kind_check',
+  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
+)
 @Check('reconciliation_divergences_status_check', `status IN ('open','acknowledged')`)
 @Check('reconciliation_divergences_owner_check', `charge_id IS NULL OR payout_id IS NULL`)
 export class ReconciliationDivergenceEntity {

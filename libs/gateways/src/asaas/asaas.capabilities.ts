@@ -20,6 +20,7 @@ export const ASAAS_CAPABILITIES: GatewayCapabilities = {
   queryRatePerSecond: 2,
   // The payments received in a date range, paged; Asaas has no report file.
   statementSources: ['api'],
+  statementByDate: true,
 };
 
 export function asaasCapabilities(settings: AsaasCapabilitySettings = {}): GatewayCapabilities {

@@ -5,7 +5,6 @@ import type { LookupResult } from '../payment-gateway.port.js';
 import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http.client.js';
 import { PixPayoutGateway, type PixSendRequest, type SentPixLine } from '../pix-payout-gateway.port.js';
 import { readStatementPage, type StatementPage } from '../statement/statement-page.retry.js';
-import { StatementUnavailableError } from '../statement.errors.js';
 import { EFI_PIX_CAPABILITIES } from './efi.capabilities.js';
 import { centsToValor } from './efi-amount.js';
 import { idEnvioForAttempt } from './efi-id-envio.js';
@@ -109,9 +108,7 @@ export class EfiPixGateway extends PixPayoutGateway {
   async *sentPixStatement(from: Date, to: Date, signal?: AbortSignal): AsyncIterable<SentPixLine> {
     for (let page = 0; ; page++) {
       // Like every statement reader: a page that fails transiently is asked again before the run gives up.
-      const body = await readStatementPage(() => this.statementPage(from, to, page), signal);
-      const read = readSentPixPage(body);
-      if (!read) throw new StatementUnavailableError(`efi statement page ${page}: unreadable body`, 200);
+      const read = await readStatementPage(() => this.statementPage(from, to, page), (body) => readSentPixPage(body, page), signal);
       yield* read.lines;
       if (page + 1 >= read.pages) return;
     }

@@ -7,6 +7,7 @@ import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { valorToCents } from './efi-amount.js';
 import { attemptIdFromIdEnvio } from './efi-id-envio.js';
 import { mapEfiPixStatus } from './efi-pix-status.js';
+import type { PageReading } from '../statement/statement-page.retry.js';
 
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
@@ -94,17 +95,22 @@ export function toLookupResult(http: ProviderHttpResult, idEnvio: string): Looku
   return { kind: 'found', charges: [charge], consistent: true, durationMs };
 }
 
-/** One page of `GET /v2/gn/pix/enviados`, parsed: its lines and how many pages there are; null when unreadable. */
-export function readSentPixPage(json: Record<string, unknown>): { lines: SentPixLine[]; pages: number } | null {
-  if (!isRecord(json) || !Array.isArray(json.pix)) return null;
+/**
+ * One page of `GET /v2/gn/pix/enviados`, parsed: its lines and how many pages there are. Unreadable, or without a
+ * page count (which alone says whether the day goes on), it is a failed page, never the day's last.
+ */
+export function readSentPixPage(json: Record<string, unknown>, page: number): PageReading<{ lines: SentPixLine[]; pages: number }> {
+  const unreadable = { ok: false, message: `efi statement page ${page}: unreadable body` } as const;
+  if (!isRecord(json) || !Array.isArray(json.pix)) return unreadable;
   const paging = isRecord(json.parametros) && isRecord(json.parametros.paginacao) ? json.parametros.paginacao : {};
-  const pages = typeof paging.quantidadeDePaginas === 'number' ? paging.quantidadeDePaginas : 1;
+  const pages = paging.quantidadeDePaginas;
+  if (typeof pages !== 'number' || !Number.isSafeInteger(pages) || pages < 0) return { ok: false, message: `efi statement page ${page}: no parametros.paginacao.quantidadeDePaginas` };
   const lines: SentPixLine[] = [];
   for (const entry of json.pix) {
     const sent = readSentPix(entry);
     const amountCents = sent ? valorToCents(sent.valor) : null;
     const horario = isRecord(entry) && isRecord(entry.horario) ? text(entry.horario.solicitacao) : undefined;
-    if (!sent?.endToEndId || amountCents === null || !horario) return null;
+    if (!sent?.endToEndId || amountCents === null || !horario) return unreadable;
     lines.push({
       endToEndId: sent.endToEndId,
       transferId: sent.idEnvio,
@@ -116,5 +122,5 @@ export function readSentPixPage(json: Record<string, unknown>): { lines: SentPix
       requestedAt: new Date(horario),
     });
   }
-  return { lines, pages };
+  return { ok: true, page: { lines, pages } };
 }

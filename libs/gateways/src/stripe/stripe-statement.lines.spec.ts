@@ -80,12 +80,17 @@ describe('lineFromBalanceTransaction (expand[]=data.source)', () => {
     });
   });
 
-  it('a refund names the payment it refunds but carries none of the refund metadata as our reference', () => {
+  it('a refund names the payment it refunds, its own id, and only our refund attempt from its metadata', () => {
     const line = lineFromBalanceTransaction({
       ...base, amount: -1000, type: 'refund', reporting_category: 'refund',
       source: { id: 're_1', object: 'refund', charge: 'ch_1', payment_intent: 'pi_1', metadata: { attempt_id: 'x' } },
     });
-    expect(line).toMatchObject({ kind: 'refund', providerChargeId: 'pi_1', attemptId: null, amountCents: -1000 });
+    expect(line).toMatchObject({ kind: 'refund', providerChargeId: 'pi_1', attemptId: null, chargeId: null, reference: 're_1', amountCents: -1000 });
+    const ours = lineFromBalanceTransaction({
+      ...base, amount: -1000, type: 'refund', reporting_category: 'refund',
+      source: { id: 're_2', object: 'refund', charge: 'ch_1', payment_intent: 'pi_1', metadata: { refund_attempt_id: 'a1', charge_id: 'c1' } },
+    });
+    expect(ours).toMatchObject({ attemptId: 'a1', chargeId: null, reference: 're_2' });
   });
 
   it('a dispute is an adjustment whose reporting category says dispute', () => {

@@ -63,15 +63,18 @@ export function lineFromReportRow(row: Record<string, string | undefined>): Stat
   // created_utc is "YYYY-MM-DD HH:MM:SS" in UTC.
   const createdAt = new Date(`${required(row, 'created_utc').replace(' ', 'T')}Z`);
   if (Number.isNaN(createdAt.getTime())) throw new StatementLineFormatError(`bad created_utc in ${lineId}`);
+  const kind = KIND_BY_CATEGORY[row.reporting_category ?? ''] ?? 'other';
   return {
     lineId,
-    kind: KIND_BY_CATEGORY[row.reporting_category ?? ''] ?? 'other',
+    kind,
     providerChargeId: present(row.payment_intent_id) ?? present(row.charge_id),
-    attemptId: present(row['payment_metadata[attempt_id]']),
-    chargeId: present(row['payment_metadata[charge_id]']),
+    // The report carries the payment's metadata only: a refund line is known by its refund id alone.
+    attemptId: kind === 'refund' ? null : present(row['payment_metadata[attempt_id]']),
+    chargeId: kind === 'refund' ? null : present(row['payment_metadata[charge_id]']),
     amountCents: majorToMinorUnits(required(row, 'gross'), currency),
     currency,
     createdAt,
+    ...(kind === 'refund' ? { reference: present(row.source_id) } : {}),
   };
 }
 
@@ -95,12 +98,14 @@ export function lineFromBalanceTransaction(raw: unknown): StatementLine {
     lineId,
     kind,
     providerChargeId: paymentIntent ?? charge,
-    // A refund's or dispute's own metadata is not the payment's: only a charge line carries our references.
-    attemptId: kind === 'charge' ? present(metadata.attempt_id) : null,
+    // A refund's own metadata names our refund attempt (refund_attempt_id), never the payment's; a dispute's, nothing of ours.
+    attemptId: kind === 'charge' ? present(metadata.attempt_id) : kind === 'refund' ? present(metadata.refund_attempt_id) : null,
     chargeId: kind === 'charge' ? present(metadata.charge_id) : null,
     amountCents: txn.amount,
     currency: txn.currency.toLowerCase(),
     createdAt: new Date(txn.created * 1000),
+    // The refund's own id (re_...), which our refund attempt learnt when the provider answered.
+    ...(kind === 'refund' ? { reference: idOf(txn.source) } : {}),
   };
 }
 

@@ -3,8 +3,8 @@ import { parse } from 'csv-parse';
 import type { ProviderHttpClient } from '../http/provider-http.client.js';
 import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
 import { StatementNotYetAvailableError, StatementUnavailableError } from '../statement.errors.js';
-import { readStatementPage } from '../statement/statement-page.retry.js';
-import { readPage } from './stripe-lookup.results.js';
+import { readStatementPage, type PageReading } from '../statement/statement-page.retry.js';
+import { listItems, readPage } from './stripe-lookup.results.js';
 import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement.lines.js';
 
 export interface StripeStatementSettings {
@@ -35,12 +35,10 @@ export class StripeStatementReader {
     let startingAfter: string | null = null;
     for (;;) {
       const params: Record<string, string> = startingAfter ? { ...base, starting_after: startingAfter } : base;
-      const body = await this.getJson('/v1/balance_transactions', params, request.signal);
-      const data = Array.isArray(body.data) ? (body.data as unknown[]) : [];
-      for (const raw of data) yield lineFromBalanceTransaction(raw);
-      const last = data.at(-1) as { id?: unknown } | undefined;
-      startingAfter = typeof last?.id === 'string' ? last.id : null;
-      if (body.has_more !== true || !startingAfter) return;
+      const page = await this.getJson('/v1/balance_transactions', params, readBalancePage, request.signal);
+      for (const raw of page.data) yield lineFromBalanceTransaction(raw);
+      if (page.next === null) return;
+      startingAfter = page.next;
     }
   }
 
@@ -69,7 +67,7 @@ export class StripeStatementReader {
    * the data of a day arrives hours after it ends: a day not covered yet is waited for, never read short.
    */
   private async assertDataAvailable(request: StatementRequest): Promise<void> {
-    const type = await this.getJson(`/v1/reporting/report_types/${STRIPE_REPORT_TYPE}`, {}, request.signal);
+    const type = await this.getJson(`/v1/reporting/report_types/${STRIPE_REPORT_TYPE}`, {}, anyBody, request.signal);
     const end = type.data_available_end;
     if (typeof end !== 'number' || !Number.isFinite(end)) throw new StatementUnavailableError(`report type ${STRIPE_REPORT_TYPE} has no data_available_end`);
     const needed = Math.ceil(request.to.getTime() / 1000);
@@ -103,7 +101,7 @@ export class StripeStatementReader {
     while (run.status === 'pending') {
       if (Date.now() > deadline) throw new StatementUnavailableError(`report run ${id} still pending after ${this.settings.reportTimeoutMs} ms`);
       await sleep(this.settings.reportPollMs, undefined, { signal: request.signal });
-      run = await this.getJson(`/v1/reporting/report_runs/${encodeURIComponent(id)}`, {}, request.signal);
+      run = await this.getJson(`/v1/reporting/report_runs/${encodeURIComponent(id)}`, {}, anyBody, request.signal);
     }
     if (run.status !== 'succeeded') throw new StatementUnavailableError(`report run ${id} ${String(run.status)}: ${String(run.error)}`);
     const url = (run.result as { url?: unknown } | null)?.url;
@@ -118,9 +116,26 @@ export class StripeStatementReader {
     throw new StatementUnavailableError(`report file at an unexpected host: ${origin || url}`);
   }
 
-  private getJson(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private getJson<T>(path: string, params: Record<string, string>, reading: (body: Record<string, unknown>) => PageReading<T>, signal?: AbortSignal): Promise<T> {
     const query = new URLSearchParams(params).toString();
     const url = `${this.settings.apiBase}${path}${query ? `?${query}` : ''}`;
-    return readStatementPage(async () => readPage(await this.http.send({ method: 'GET', url, headers: this.settings.headers, signal }), path), signal);
+    return readStatementPage(async () => readPage(await this.http.send({ method: 'GET', url, headers: this.settings.headers, signal }), path), reading, signal);
   }
+}
+
+function anyBody(body: Record<string, unknown>): PageReading<Record<string, unknown>> {
+  return { ok: true, page: body };
+}
+
+/**
+ * A page of balance transactions and the cursor of the next one (null: the day ends here). Only a list proves
+ * anything, and `has_more` with no last item to page from (empty, or without an id) cannot be the day's end.
+ */
+function readBalancePage(body: Record<string, unknown>): PageReading<{ data: unknown[]; next: string | null }> {
+  const data = listItems(body, 'list');
+  if (!data) return { ok: false, message: 'balance_transactions answered 2xx without a list' };
+  if (body.has_more !== true) return { ok: true, page: { data, next: null } };
+  const last = data.at(-1) as { id?: unknown } | undefined;
+  if (typeof last?.id !== 'string' || last.id === '') return { ok: false, message: 'balance_transactions says has_more but gives no item to page from' };
+  return { ok: true, page: { data, next: last.id } };
 }

@@ -3,8 +3,20 @@
  * succeeded attempt of ours. `duplicate_charge`: a second provider charge for a charge that already
  * succeeded (across all its attempts). `missing_at_provider`: our success absent from its day's statement.
  * The mismatches: the provider took a different amount or currency than the charge asked for.
+ * The refund kinds say the same of money given back: a refund at the provider with no succeeded refund attempt
+ * of ours (none, or one we recorded as failed or unknown), our succeeded refund absent from the statement, and a
+ * refund of another amount (or currency) than ours.
  */
-export const DIVERGENCE_KINDS = ['provider_only', 'duplicate_charge', 'missing_at_provider', 'amount_mismatch', 'currency_mismatch'] as const;
+export const DIVERGENCE_KINDS = [
+  'provider_only',
+  'duplicate_charge',
+  'missing_at_provider',
+  'amount_mismatch',
+  'currency_mismatch',
+  'refund_provider_only',
+  'refund_missing_at_provider',
+  'refund_amount_mismatch',
+] as const;
 export type DivergenceKind = (typeof DIVERGENCE_KINDS)[number];
 
 export function emptyDivergenceCounts(): Record<DivergenceKind, number> {

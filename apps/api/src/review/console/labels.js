@@ -34,6 +34,9 @@ export const DIVERGENCES = {
   missing_at_provider: 'Our success the provider does not show',
   amount_mismatch: 'Amount differs from our charge',
   currency_mismatch: 'Currency differs from our charge',
+  refund_provider_only: 'Refund at the provider with no refund of ours that succeeded',
+  refund_missing_at_provider: 'Our refund the provider does not show',
+  refund_amount_mismatch: 'Refunded amount differs from our refund',
 };
 
 /** The same kinds, read in a payout gateway's sent-Pix statement: money that left, not money taken. */

@@ -1,0 +1,85 @@
+import type { PoolClient } from 'pg';
+import { absentFromStatement, lineNotYetReviewed, recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate } from './statement.matching.js';
+import { STAGING_TABLE } from './statement.staging.js';
+
+/**
+ * Refund lines (negative: money given back) against our refund attempts. A line belongs to the refund attempt that
+ * learnt its refund id (`reference`, Stripe's `re_...`), else to the attempt its metadata names (`attempt_ref`, read
+ * from the refund's own metadata when the statement gives it). The charge it touches is our refund's, or the one
+ * whose payment the line names.
+ */
+
+/**
+ * A refund line proving that an unknown refund attempt executed (for exactly its amount) settles it through the one
+ * applier; a line for one we recorded as failed goes through the applier too, which never rewrites `failed` and
+ * opens a review item with the line as evidence (once: a re-run does not put the same line to a person again).
+ */
+export async function findRefundSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
+  const { rows } = await client.query<SettleCandidate>(
+    `SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.reference AS "providerChargeId", s.line_id AS "lineId",
+            (-s.amount_cents)::float8 AS "amountCents", s.currency, s.created_at AS "createdAt"
+       FROM charge_attempts a
+       JOIN refunds r ON r.id = a.refund_id
+       JOIN ${STAGING_TABLE} s
+         ON s.kind = 'refund' AND (s.reference = a.provider_charge_id OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id))
+      WHERE a.provider = $1 AND a.operation = 'refund' AND a.status IN ('unknown', 'failed')
+        AND s.reference IS NOT NULL AND s.created_at >= $2 AND s.created_at < $3
+        AND (a.status = 'failed' OR (-s.amount_cents = r.amount_cents AND s.currency = r.currency))
+        AND NOT EXISTS (SELECT 1 FROM charge_attempts o WHERE o.provider_charge_id = s.reference AND o.id <> a.id)
+        AND ${lineNotYetReviewed('a.id', 's.line_id')}
+      ORDER BY a.id, s.created_at, s.line_id`,
+    [scope.provider, scope.window.start, scope.window.end],
+  );
+  return rows;
+}
+
+/**
+ * Classifies every refund line of the day: ours and succeeded for its amount (matched), ours for another amount
+ * (`refund_amount_mismatch`), or a refund with no success of ours behind it (`refund_provider_only`: none, or one
+ * we recorded as failed or still unknown). Subject and provider id: the refund's own id. Returns the matched lines.
+ */
+export async function recordRefundDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
+  return recordClassifiedLines(
+    client,
+    scope,
+    `lines AS (
+       SELECT s.line_id, s.reference, s.provider_charge_id AS payment_id, -s.amount_cents AS amount_cents, s.currency, s.created_at,
+              COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
+              r.id AS refund_id, r.amount_cents AS refund_amount, r.currency::text AS refund_currency,
+              COALESCE(r.charge_id, (SELECT p.charge_id FROM charge_attempts p
+                                      WHERE p.provider_charge_id = s.provider_charge_id AND p.provider = $2 AND p.operation = 'charge' LIMIT 1)) AS charge_id
+         FROM ${STAGING_TABLE} s
+         LEFT JOIN charge_attempts a ON a.provider_charge_id = s.reference AND a.provider = $2 AND a.operation = 'refund'
+         LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'refund'
+         LEFT JOIN refunds r ON r.id = COALESCE(a.refund_id, ar.refund_id)
+        WHERE s.kind = 'refund' AND s.created_at >= $4 AND s.created_at < $5
+     ), classified AS (
+       SELECT line_id, reference AS provider_charge_id, COALESCE(reference, line_id) AS subject, charge_id AS owner_id, attempt_id,
+              amount_cents, currency, created_at AS seen_at,
+              jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'paymentProviderChargeId', payment_id, 'refundId', refund_id,
+                                 'attemptStatus', attempt_status, 'expectedAmountCents', refund_amount, 'expectedCurrency', refund_currency) AS detail,
+              CASE
+                WHEN attempt_status IS DISTINCT FROM 'succeeded' THEN 'refund_provider_only'
+                WHEN amount_cents <> refund_amount OR currency <> refund_currency THEN 'refund_amount_mismatch'
+                ELSE 'matched' END AS kind
+         FROM lines
+     )`,
+    'charge_id',
+  );
+}
+
+/** Our refunds recorded as succeeded during the day whose refund the statement (read past the day's end) does not show. */
+export async function recordRefundsMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
+  await recordMissingDivergences(
+    client,
+    scope,
+    `SELECT 'refund_missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, r.charge_id AS owner_id, a.id AS attempt_id,
+            r.amount_cents, r.currency::text AS currency, a.created_at AS seen_at, NULL::text AS line_id,
+            jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at, 'refundId', r.id) AS detail
+       FROM charge_attempts a
+       JOIN refunds r ON r.id = a.refund_id
+      WHERE a.provider = $2 AND a.operation = 'refund' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
+        AND ${absentFromStatement('refund', 'reference')}`,
+    'charge_id',
+  );
+}
