@@ -28,11 +28,10 @@ export class ReconciliationNights1764680230000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    // Gap items have no attempt, which the older schema cannot hold: they go, with their audit rows.
-    await q.query(`ALTER TABLE review_audit DISABLE TRIGGER review_audit_no_update_or_delete`);
-    await q.query(`DELETE FROM review_audit WHERE review_item_id IN (SELECT id FROM review_items WHERE attempt_id IS NULL)`);
-    await q.query(`ALTER TABLE review_audit ENABLE TRIGGER review_audit_no_update_or_delete`);
-    await q.query(`DELETE FROM review_items WHERE attempt_id IS NULL`);
+    // Gap items have no attempt, which the older schema cannot hold, and people's decisions on them are append-only
+    // evidence: never deleted to make a rollback fit. Refuse while any exists.
+    const gaps = (await q.query(`SELECT count(*)::int AS n FROM review_items WHERE attempt_id IS NULL`)) as Array<{ n: number }>;
+    if (gaps[0].n > 0) throw new Error(`cannot revert ReconciliationNights: ${gaps[0].n} reconciliation_gap review items exist; their decisions would be lost`);
     await q.query(`DROP INDEX uq_review_items_gap`);
     await q.query(`ALTER TABLE review_items DROP CONSTRAINT review_items_subject_check`);
     await q.query(`ALTER TABLE review_items DROP COLUMN gap_day, DROP COLUMN gap_provider, ALTER COLUMN attempt_id SET NOT NULL`);

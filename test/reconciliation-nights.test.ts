@@ -137,4 +137,12 @@ describe('no day goes unreconciled', () => {
     const audit = await stack.http.get(`/review/items/${olderId}/audit`).set(stack.auth('reviewer'));
     expect(audit.body.at(-1)).toMatchObject({ actor: 'reconciliation', action: 'decide', decision: 'acknowledge', stateAfter: 'closed' });
   });
+
+  it('opens no gap item for a provider with no history at all (a fresh install), and reconciles its window', async () => {
+    // Asaas has neither runs nor attempts in this file's database: there is nothing of ours before the window.
+    const ran = await runs.catchUp('asaas', yesterday);
+    expect(ran).toHaveLength(3);
+    const [{ n }] = await stack.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM review_items WHERE gap_provider = 'asaas'`);
+    expect(n).toBe(0);
+  });
 });

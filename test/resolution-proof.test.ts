@@ -46,6 +46,19 @@ describe('what proves a charge absent', () => {
     expect(await statusOf(attemptId)).toBe('failed');
   });
 
+  it('never fails as not found an attempt whose send the provider answered 2xx: a lookup that misses it goes to a person', async () => {
+    // What an Asaas refund meets when the refund POST is answered 2xx but the payment's refunds[] does not show it
+    // yet: the send is classified created_not_final, and every lookup of that list finds nothing.
+    const attemptId = await unknownWithNothingAtProvider();
+    await stack.db.query(`UPDATE charge_attempts SET last_error = jsonb_build_object('reason', 'created_not_final') WHERE id = $1`, [attemptId]);
+    await passGrace(stack, attemptId);
+    expect((await stack.app.get(UnknownAttemptResolver).resolve(attemptId))?.action).toBe('fail_not_found');
+    expect(await statusOf(attemptId)).toBe('unknown');
+    const [item] = await stack.db.query(`SELECT reason, evidence FROM review_items WHERE attempt_id = $1 AND state <> 'closed'`, [attemptId]);
+    expect(item.reason).toBe('absence_unprovable');
+    expect(item.evidence.findings.reason).toBe('provider_answered_2xx_but_lookup_finds_nothing');
+  });
+
   it('an approval of a refund proposal waits for the recording of that provider charge as our success, then refuses it', async () => {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     stack.sim.setFaults({ rules: [{ fault: 'hang_after_create', match: { customerId } }] });

@@ -133,8 +133,9 @@ export class AppConfig {
    * Whole days after an Asaas boleto's or Pix's due date (in RECONCILIATION_TZ) during which it may still be paid;
    * at the end of them it is cancelled at Asaas and its attempt failed.
    */
+  // Three days: a boleto paid at a bank on its due date can take two business days to reach Asaas as RECEIVED.
   @Type(() => Number) @IsInt() @Min(0) @Max(60)
-  ASAAS_OVERDUE_GRACE_DAYS = 1;
+  ASAAS_OVERDUE_GRACE_DAYS = 3;
 
   @Type(() => Number) @IsInt() @Min(1)
   PROVIDER_CONNECT_TIMEOUT_MS = 3000;
@@ -215,7 +216,7 @@ export class AppConfig {
    * How far before the catch-up window a tick looks for days never reconciled (each becomes one review item),
    * and never before the provider's first run or first successful attempt.
    */
-  @Type(() => Number) @IsInt() @Min(0) @Max(3660)
+  @Type(() => Number) @IsInt() @Min(1) @Max(3660)
   RECONCILIATION_GAP_LOOKBACK_DAYS = 90;
 
   /** Which statement the nightly job reads: `report` (the provider's file, for large days) or `api` (paging). */

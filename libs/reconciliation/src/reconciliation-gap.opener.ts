@@ -17,7 +17,9 @@ export interface GapWindow {
  * with the day's runs as evidence, instead of silently leaving the window. Looked for from the provider's first
  * sign of life (its first run, or its first successful attempt: before that there is nothing of ours to reconcile),
  * and never more than `lookbackDays` before the window, so a tick's work stays bounded whatever the history. The
- * unique index (provider, day) makes a second item for a day impossible, however many workers tick at once.
+ * unique index (provider, day) makes a second item for a day impossible, however many workers tick at once. A
+ * provider with no sign of life has no gap (a fresh install opens none), and a day whose run is still `running`
+ * past the window is a gap too: a run that never finishes must not hide its day (a later success closes the item).
  * Returns the days that got an item now.
  */
 export async function openGapReviewItems(em: EntityManager, gap: GapWindow): Promise<string[]> {
@@ -33,7 +35,8 @@ export async function openGapReviewItems(em: EntityManager, gap: GapWindow): Pro
                  FROM reconciliation_runs r WHERE r.provider = $1 AND r.day = d::date))
        FROM first_seen f,
             generate_series(greatest(f.day, $2::date - $3::int), $2::date - 1, interval '1 day') d
-      WHERE NOT EXISTS (SELECT 1 FROM reconciliation_runs r WHERE r.provider = $1 AND r.day = d::date AND r.status IN ('succeeded', 'running'))
+      WHERE f.day IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM reconciliation_runs r WHERE r.provider = $1 AND r.day = d::date AND r.status = 'succeeded')
      ON CONFLICT (gap_provider, gap_day) WHERE gap_day IS NOT NULL DO NOTHING
      RETURNING gap_day::text AS day`,
     [gap.provider, gap.windowStart, gap.lookbackDays, gap.timeZone],
