@@ -37,6 +37,12 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
       this.registry.addCronJob('reconciliation-nightly', job);
       this.nightlyJob = job;
     }
+    // Between nights: a failed day past its backoff, or a day the provider had no data for yet, is asked for again
+    // within RECONCILIATION_RETRY_INTERVAL_MS, not a whole day later.
+    if (this.config.RECONCILIATION_CRON !== 'off' && this.config.RECONCILIATION_RETRY_INTERVAL_MS > 0) {
+      const retry = setInterval(() => this.track(this.retryTried()), this.config.RECONCILIATION_RETRY_INTERVAL_MS);
+      this.registry.addInterval('reconciliation-retry', retry);
+    }
     const everyMs = Math.max(500, Math.floor(this.config.RECONCILIATION_LEASE_MS / 2));
     this.registry.addInterval('reconciliation-takeover', setInterval(() => this.track(this.runs.takeOverExpired()), everyMs));
   }
@@ -52,6 +58,11 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
     // reported as not reconciled, not failed.
     // Yesterday, and every earlier day of the catch-up window that never succeeded (a failed or missed night).
     for (const provider of readableProviders(this.gateways)) await this.runs.catchUp(provider, day);
+  }
+
+  private async retryTried(): Promise<void> {
+    const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    for (const provider of readableProviders(this.gateways)) await this.runs.catchUp(provider, day, { triedOnly: true });
   }
 
   private track(work: Promise<unknown>): void {

@@ -213,6 +213,13 @@ export class AppConfig {
   RECONCILIATION_RETRY_BACKOFF_MS: number[] = [1_800_000, 3_600_000, 7_200_000, 14_400_000];
 
   /**
+   * How often each worker asks again for days already tried and not reconciled (a failed day past its backoff, a day
+   * waiting for the provider's data), between nightly ticks; 0 turns it off. Claimed in PostgreSQL like the nightly.
+   */
+  @Type(() => Number) @IsInt() @Min(0)
+  RECONCILIATION_RETRY_INTERVAL_MS = 900_000;
+
+  /**
    * How far before the catch-up window a tick looks for days never reconciled (each becomes one review item),
    * and never before the provider's first run or first successful attempt.
    */

@@ -72,7 +72,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
    * day only once its backoff has passed (a day waiting for the provider's data is asked again at once). A day that
    * has left the window unreconciled becomes a review item. Returns the days run now.
    */
-  async catchUp(provider: string, lastDay: string): Promise<string[]> {
+  async catchUp(provider: string, lastDay: string, options: { triedOnly?: boolean } = {}): Promise<string[]> {
     const days = this.config.RECONCILIATION_CATCHUP_DAYS;
     await openGapReviewItems(this.db.manager, {
       provider,
@@ -84,6 +84,9 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     const ran: string[] = [];
     for (const open of await unreconciledDays(this.db.manager, provider, lastDay, days)) {
       if (open.running || !isDayDue(open, now, this.config.RECONCILIATION_RETRY_BACKOFF_MS)) continue;
+      // The retry tick only asks again for days already tried (failed, or waiting for the provider's data); a day
+      // never tried waits for the nightly tick, which runs when the day is safely over.
+      if (options.triedOnly && open.lastStatus === null) continue;
       if (await this.runScheduled(provider, open.day)) ran.push(open.day);
     }
     return ran;
