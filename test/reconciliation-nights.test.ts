@@ -3,6 +3,7 @@ import { ReconciliationRunsService, addDays, previousDay } from '@app/reconcilia
 import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { reconcile } from './support/reconciliation.js';
+import { createCharge, submit } from './support/charges.js';
 
 const unix = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
@@ -121,6 +122,13 @@ describe('no day goes unreconciled', () => {
     const wrong = await stack.http.post(`/review/items/${gap.id}/decision`).set(stack.auth('reviewer')).send({ action: 'failed', reason: 'no idea' });
     expect(wrong.status).toBe(409);
     expect(wrong.body.code).toBe('review_action_not_allowed');
+    // The day holds a charge of ours at Stripe: "nothing to reconcile" is refused, whoever says it.
+    const ours = await createCharge(stack);
+    const attemptId = (await submit(stack, ours.id)).attempts[0].id;
+    await stack.db.query(`UPDATE charge_attempts SET created_at = $2::date + interval '12 hours' WHERE id = $1`, [attemptId, old]);
+    const nothing = await stack.http.post(`/review/items/${gap.id}/decision`).set(stack.auth('reviewer')).send({ action: 'acknowledge', followUp: 'no_action', reason: 'nothing happened that day' });
+    expect(nothing.status).toBe(409);
+    expect(nothing.body.message).toContain('1 attempts of ours at stripe');
     const done = await stack.http
       .post(`/review/items/${gap.id}/decision`)
       .set(stack.auth('reviewer'))
