@@ -9,6 +9,7 @@ import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewR
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
 import { Refunds1764680070000 } from './1764680070000-Refunds.js';
+import { FinanceLookupIndexes1764680270000 } from './1764680270000-FinanceLookupIndexes.js';
 import { Payouts1764680100000 } from './1764680100000-Payouts.js';
 import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
 import { RefundProposalExecution1764680090000 } from './1764680090000-RefundProposalExecution.js';
@@ -48,4 +49,5 @@ export const MIGRATIONS = [
   ReconciliationCatchUp1764680200000,
   CreditConfirmations1764680210000,
   RefundProposalFourEyes1764680220000,
+  FinanceLookupIndexes1764680270000,
 ];
