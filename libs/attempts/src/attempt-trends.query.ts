@@ -53,9 +53,11 @@ export class AttemptTrendsQuery {
   async timeToCertainty(hours: number): Promise<TimeToCertainty> {
     const rows = await this.db.query<Array<{ hour: number; cause: string; count: number; p: number[] }>>(
       `SELECT extract(epoch FROM date_trunc('hour', t.at))::float8 AS hour, t.cause, count(*)::int AS count,
-              percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM t.at - a.unknown_since)) AS p
-         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id
-        WHERE t.from_status = 'unknown' AND t.to_status IN ('succeeded', 'failed') AND a.unknown_since IS NOT NULL
+              percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM t.at - u.since)) AS p
+         FROM attempt_transitions t
+         -- From the move into unknown this transition ends (an attempt can be in doubt twice: a late capture).
+         CROSS JOIN LATERAL (SELECT max(e.at) AS since FROM attempt_transitions e WHERE e.attempt_id = t.attempt_id AND e.to_status = 'unknown' AND e.at <= t.at) u
+        WHERE t.from_status = 'unknown' AND t.to_status IN ('succeeded', 'failed') AND u.since IS NOT NULL
           AND t.at >= date_trunc('hour', now()) - make_interval(hours => $1 - 1)
         GROUP BY 1, 2`,
       [hours],

@@ -90,6 +90,7 @@ async function showDay(provider, day, detail) {
         ),
         h('p', { class: 'muted' }, `Run ${day.runId}, started ${dateTime(day.startedAt)}, finished ${dateTime(day.finishedAt)}. Divergences by kind: ${kinds}.`),
         day.error ? h('div', { class: 'error', role: 'alert' }, day.error) : null,
+        found.nextCursor ? h('p', { class: 'muted' }, `The first ${found.items.length} are shown; the CSV holds them all.`) : null,
         found.items.length
           ? table(['What', 'Provider charge', 'Our charge / payout', 'Amount', 'Status', 'Note'], found.items.map(divergenceRow))
           : h('p', { class: 'muted' }, 'This run found no divergence.'),
