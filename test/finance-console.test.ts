@@ -25,6 +25,8 @@ describe('finance console in a browser', () => {
   let browser: Browser;
   let page: Page;
   let alice: Reviewer;
+  /** Script errors and console errors (a Content-Security-Policy refusal is one) of the shared page. */
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -35,6 +37,11 @@ describe('finance console in a browser', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1366, height: 768 }, acceptDownloads: true });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Chromium asks for /favicon.ico by itself; the api has none, and that 404 is no error of the console's.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) pageErrors.push(`${message.text()} ${message.location().url}`);
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -185,14 +192,17 @@ describe('finance console in a browser', () => {
     await stack.http.post(`/review/items/${settled.itemId}/decision`).set(alice.headers).send({ action: 'succeeded', providerChargeId: settled.intentId, reason: 'The intent succeeded.' }).expect(200);
     await createCharge(stack);
 
-    const served = new Map<string, unknown>();
-    page.on('response', async (response) => {
+    // What the page itself received: each chart is compared with the very answer it drew.
+    const answers = new Map<string, Promise<unknown>>();
+    page.on('response', (response) => {
       const path = new URL(response.url()).pathname;
-      if (path.startsWith('/finance/trends/')) served.set(path.slice('/finance/trends/'.length), await response.json());
+      if (path.startsWith('/finance/trends/')) answers.set(path.slice('/finance/trends/'.length), response.json());
     });
     await signIn(page, '#/trends', alice.headers.Authorization.replace('Bearer ', ''));
     for (const chart of ['unknown-attempts', 'time-to-certainty', 'review-queue', 'divergences']) await page.waitForSelector(`#chart-${chart} .uplot`);
     await page.screenshot({ path: join(SHOTS, 'trends.png'), fullPage: true });
+    const served = new Map(await Promise.all([...answers].map(async ([name, body]) => [name, await body] as const)));
+    expect([...served.keys()].sort()).toEqual(['divergences', 'review-queue', 'time-to-certainty', 'unknown-attempts']);
     const drawn = (chart: string) => page.$eval(`#chart-${chart}`, (el) => (el as unknown as { uplot: { data: unknown[] } }).uplot.data);
 
     const unknown = served.get('unknown-attempts') as { buckets: Array<{ label: string; count: number }> };
@@ -215,6 +225,7 @@ describe('finance console in a browser', () => {
     const tooLong = await stack.http.get('/finance/trends/time-to-certainty').query({ hours: '10000' }).set(stack.auth('reviewer'));
     expect(tooLong.status).toBe(400);
     expect(JSON.stringify(tooLong.body.message)).toContain('hours');
+    expect(pageErrors).toEqual([]);
   });
 
   it('serves the chart library from the api under the console\'s policy', async () => {
