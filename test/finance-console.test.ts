@@ -162,6 +162,10 @@ describe('finance console in a browser', () => {
       expect(csv).toContain(`${mismatch},${reconciled},stripe,amount_mismatch,acknowledged,`);
       expect(csv).toContain(',10050,usd,"refunded by hand, ""FIN-12""\nsee ticket",');
       expect(csv).toContain(`${onlyAtProvider},${reconciled},stripe,provider_only,open,`);
+
+      const [proposals] = await Promise.all([admin.waitForEvent('download'), admin.click('#export-proposals')]);
+      expect(proposals.suggestedFilename()).toBe('refund-proposals-all.csv');
+      expect(readFileSync((await proposals.path()), 'utf8')).toMatch(/^id,created_at,provider,provider_charge_id,/);
     } finally {
       await admin.close();
     }
