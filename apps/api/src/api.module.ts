@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AttemptsModule } from '@app/attempts';
 import { AuthModule } from '@app/auth';
 import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
@@ -21,10 +22,13 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { ReviewConsoleController } from './review/review-console.controller.js';
 import { ReviewController } from './review/review.controller.js';
 import { ReconciliationController } from './reconciliation/reconciliation.controller.js';
+import { ConsoleVendorController } from './review/console-vendor.controller.js';
+import { FinanceLookupController } from './finance/finance-lookup.controller.js';
+import { FinanceReconciliationController } from './finance/finance-reconciliation.controller.js';
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, RateLimitModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, RateLimitModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController],
 })
 export class ApiModule {}

@@ -19,8 +19,8 @@ export class ReconciliationRunNotFoundError extends DomainError {
 export class InvalidReconciliationDayError extends DomainError {
   readonly code = 'invalid_reconciliation_day';
   readonly kind = 'invalid_input';
-  constructor(day: string) {
-    super(`date must be a calendar day written YYYY-MM-DD; got "${day}"`, { field: 'date' });
+  constructor(day: string, field = 'date') {
+    super(`${field} must be a calendar day written YYYY-MM-DD; got "${day}"`, { field });
   }
 }
 

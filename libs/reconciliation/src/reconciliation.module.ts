@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
 import { RefundsModule } from '@app/refunds';
 import { ReconciliationGauges } from './reconciliation.gauges.js';
+import { ReconciliationCalendarQuery } from './reconciliation-calendar.query.js';
 import { ReconciliationQueries } from './reconciliation-queries.service.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
 import { ReconciliationRunsService } from './reconciliation-runs.service.js';
@@ -12,7 +13,7 @@ import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 /** The nightly comparison with the provider's statement: runs, divergences, settling, refund proposals. */
 @Module({
   imports: [AttemptsModule, RefundsModule],
-  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges],
-  exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService],
+  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges, ReconciliationCalendarQuery],
+  exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService, ReconciliationCalendarQuery],
 })
 export class ReconciliationModule {}

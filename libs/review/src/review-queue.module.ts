@@ -7,13 +7,15 @@ import { ReviewGapDecision } from './review-gap.decision.js';
 import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import { ReviewProviderCheck } from './review-provider-check.service.js';
 import { ReviewQueueGauges } from './review-queue.gauges.js';
+import { ChargeLookupQuery } from './charge-lookup.query.js';
+import { ReviewQueueTrendQuery } from './review-queue.trend.js';
 import { ReviewQueueService } from './review-queue.service.js';
 import { ReviewModule } from './review.module.js';
 
 /** The queue finance staff work: reading, claiming, deciding with proof. Imported by the api. */
 @Module({
   imports: [AttemptsModule, RefundsModule, ReviewModule],
-  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewGapDecision, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges],
-  exports: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewModule],
+  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewGapDecision, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges, ChargeLookupQuery, ReviewQueueTrendQuery],
+  exports: [ChargeLookupQuery, ReviewQueueTrendQuery, ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewModule],
 })
 export class ReviewQueueModule {}

@@ -15,7 +15,7 @@ const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=u
  * The page itself is public: it holds no data. The reviewer's token stays in the tab's session storage and goes
  * out only as a Bearer header on `fetch` to this origin; the policy below allows no inline or foreign script.
  */
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
@@ -59,7 +59,7 @@ export class ReviewConsoleController {
 }
 
 /** Several fixed response headers at once. */
-function Headers(headers: Record<string, string>): MethodDecorator {
+export function Headers(headers: Record<string, string>): MethodDecorator {
   return (target, key, descriptor) => {
     for (const [name, value] of Object.entries(headers)) Header(name, value)(target, key, descriptor);
   };

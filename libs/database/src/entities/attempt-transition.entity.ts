@@ -4,6 +4,8 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 /** Audit trail: every status change of an attempt, who caused it and why. Append-only. */
 @Entity('attempt_transitions')
 @Index('ix_attempt_transitions_attempt', ['attemptId', 'at'])
+// Time to certainty reads the last hours of transitions out of `unknown`.
+@Index('ix_attempt_transitions_left_unknown', ['at'], { where: `from_status = 'unknown'` })
 @Check('attempt_transitions_cause_check', `cause IN ('submit','resolver','webhook','reviewer','reconciliation','sweeper')`)
 export class AttemptTransitionEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint' }) id: string;

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
 import { MerchantEntity } from './merchant.entity.js';
 import { bigintNumber } from './bigint-number.transformer.js';
 
@@ -6,6 +6,9 @@ import { bigintNumber } from './bigint-number.transformer.js';
 @Entity('charges')
 // An order id is the merchant's own: unique per merchant, never a way to find another merchant's charge.
 @Unique('UQ_charges_merchant_order_id', ['merchantId', 'orderId'])
+// Finance looks a charge up by order or customer across merchants (migration 1764680270000).
+@Index('ix_charges_order_id', ['orderId'])
+@Index('ix_charges_customer_id', ['customerId'])
 @Check('charges_amount_cents_check', `amount_cents > 0`)
 @Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('charges_refunded_cents_check', `refunded_cents >= 0`)

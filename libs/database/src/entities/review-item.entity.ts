@@ -16,6 +16,7 @@ export type ReviewFollowUp = (typeof REVIEW_FOLLOW_UPS)[number];
 @Entity('review_items')
 @Index('uq_review_items_open_per_attempt', ['attemptId'], { unique: true, where: `state <> 'closed'` })
 @Index('ix_review_items_state', ['state', 'createdAt'])
+@Index('ix_review_items_decision_provider_charge_id', ['decisionProviderChargeId'], { where: `decision_provider_charge_id IS NOT NULL` })
 @Index('ix_review_items_refund_needed', ['closedAt'], { where: `follow_up = 'refund_needed'` })
 @Check('review_items_state_check', `state IN ('open','claimed','awaiting_second','closed')`)
 @Check('review_items_decision_check', `decision IN ('succeeded','failed','acknowledge')`)

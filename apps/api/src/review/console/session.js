@@ -1,4 +1,4 @@
-/* global document, sessionStorage, fetch */
+/* global document, sessionStorage, fetch, URL, setTimeout */
 // The reviewer's session: the token lives in this tab's session storage and leaves only as a Bearer header on
 // fetch calls to this origin; a 401 anywhere signs out.
 import { h, render } from './dom.js';
@@ -74,4 +74,16 @@ export async function loadMe() {
   me = await api('GET', '/review/me');
   document.getElementById('who-name').textContent = `${me.name} · ${me.role}`;
   document.getElementById('who').hidden = false;
+}
+
+/** Saves what the api answers at `path` (an export) under the file name its Content-Disposition gives. */
+export async function download(path) {
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY) ?? ''}` } });
+  if (!res.ok) throw new ApiError(res.status, res.headers.get('content-type')?.includes('json') ? await res.json() : null);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
+  const link = h('a', { href: URL.createObjectURL(await res.blob()), download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
+import { GatewayRegistry } from '@app/gateways';
+import { InvalidReconciliationDayError } from './reconciliation.errors.js';
+import { addDays, isCalendarDay, previousDay } from './rules/reconciliation-day.js';
+import { statementSourcesOf } from './statement.sources.js';
+
+/** A day with no run at all is `missing`: the nightly job never reconciled it. */
+export type CalendarDayStatus = 'succeeded' | 'failed' | 'running' | 'missing';
+
+export interface CalendarDay {
+  day: string;
+  status: CalendarDayStatus;
+  /** The run shown: a running one, else the latest that succeeded, else the latest that failed. */
+  runId: string | null;
+  /** Every run of the day (re-runs, failed tries). */
+  runs: number;
+  linesRead: number | null;
+  matched: number | null;
+  settled: number | null;
+  divergences: Record<string, number>;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  durationSeconds: number | null;
+  error: string | null;
+}
+
+/** The days reconciliation covered for one provider, newest first, from reconciliation_runs. */
+@Injectable()
+export class ReconciliationCalendarQuery {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: GatewayRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Providers that have a statement to reconcile. */
+  providers(): string[] {
+    return this.gateways.attemptProviders().filter((provider) => statementSourcesOf(this.gateways, provider).length > 0);
+  }
+
+  /** `days` days ending on `to` (default: yesterday in RECONCILIATION_TZ, the last day the nightly job reconciles). */
+  async days(provider: string, days: number, to?: string): Promise<{ provider: string; days: CalendarDay[] }> {
+    statementSourcesOf(this.gateways, provider); // an unknown provider is refused, naming the known ones
+    if (to !== undefined && !isCalendarDay(to)) throw new InvalidReconciliationDayError(to, 'to');
+    const last = to ?? previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const first = addDays(last, -(days - 1));
+    const rows = await this.db.query<Array<Record<string, unknown> & { day: string }>>(
+      `SELECT DISTINCT ON (day) to_char(day, 'YYYY-MM-DD') AS day, id, status, lines_read, matched, settled, divergence_counts, started_at, finished_at, error,
+              count(*) OVER (PARTITION BY day)::int AS runs,
+              extract(epoch FROM finished_at - started_at)::float8 AS duration
+         FROM reconciliation_runs WHERE provider = $1 AND day BETWEEN $2::date AND $3::date
+        ORDER BY day, CASE status WHEN 'running' THEN 0 WHEN 'succeeded' THEN 1 ELSE 2 END, started_at DESC, id`,
+      [provider, first, last],
+    );
+    const byDay = new Map(rows.map((row) => [row.day, row]));
+    const calendar = Array.from({ length: days }, (_, i) => {
+      const day = addDays(last, -i);
+      const run = byDay.get(day);
+      if (!run) return { day, status: 'missing' as const, runId: null, runs: 0, linesRead: null, matched: null, settled: null, divergences: {}, startedAt: null, finishedAt: null, durationSeconds: null, error: null };
+      return {
+        day,
+        status: run.status as CalendarDayStatus,
+        runId: run.id as string,
+        runs: run.runs as number,
+        linesRead: run.lines_read as number,
+        matched: run.matched as number,
+        settled: run.settled as number,
+        divergences: run.divergence_counts as Record<string, number>,
+        startedAt: run.started_at as Date,
+        finishedAt: run.finished_at as Date | null,
+        durationSeconds: run.duration === null ? null : Math.round((run.duration as number) * 10) / 10,
+        error: run.error as string | null,
+      };
+    });
+    return { provider, days: calendar };
+  }
+
+  /** Divergences found each night over the last `days` days, all providers together (the shown run of each day). */
+  async divergencesPerNight(days: number): Promise<{ days: number[]; divergences: number[] }> {
+    const last = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const calendars = await Promise.all(this.providers().map((provider) => this.days(provider, days, last)));
+    const axis = Array.from({ length: days }, (_, i) => addDays(last, -(days - 1 - i)));
+    const count = (day: string) =>
+      calendars.reduce((sum, calendar) => sum + Object.values(calendar.days.find((d) => d.day === day)?.divergences ?? {}).reduce((a, b) => a + b, 0), 0);
+    return { days: axis.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000), divergences: axis.map(count) };
+  }
+}

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** A lookup never returns more than this many charges: finance narrows the query instead. */
+const MAX_HITS = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Row = Record<string, unknown>;
+
+export interface ChargeLookupHit {
+  id: string;
+  merchantId: string;
+  merchantName: string;
+  orderId: string;
+  customerId: string;
+  amountCents: number;
+  currency: string;
+  provider: string;
+  createdAt: Date;
+  /** Charge and refund attempts, oldest first, each with every call made to the provider for it. */
+  attempts: Array<Row & { id: string; providerCalls: Row[] }>;
+  refunds: Row[];
+  reviewItems: Row[];
+}
+
+/**
+ * Finance's "where is this money": a charge found by its id, the merchant's order id, the customer id, or a
+ * provider reference (the provider charge / payment intent id an attempt, a late capture or a reviewer's
+ * decision recorded). Reviewers and admins work every merchant's queue, so this reads across merchants.
+ */
+@Injectable()
+export class ChargeLookupQuery {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(query: string): Promise<{ items: ChargeLookupHit[]; truncated: boolean }> {
+    const charges = await this.db.query<Row[]>(
+      `WITH hits AS (
+         SELECT id FROM charges WHERE id = $2::uuid OR order_id = $1 OR customer_id = $1
+         UNION SELECT charge_id FROM charge_attempts WHERE charge_id IS NOT NULL AND (provider_charge_id = $1 OR late_capture_provider_charge_id = $1)
+         UNION SELECT a.charge_id FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id WHERE a.charge_id IS NOT NULL AND r.decision_provider_charge_id = $1
+       )
+       SELECT c.id, c.merchant_id AS "merchantId", m.name AS "merchantName", c.order_id AS "orderId", c.customer_id AS "customerId",
+              c.amount_cents::float8 AS "amountCents", c.currency, c.provider, c.created_at AS "createdAt"
+         FROM charges c JOIN hits h ON h.id = c.id JOIN merchants m ON m.id = c.merchant_id
+        ORDER BY c.created_at DESC, c.id LIMIT ${MAX_HITS + 1}`,
+      [query, UUID.test(query) ? query : null],
+    );
+    const page = charges.slice(0, MAX_HITS);
+    const ids = page.map((c) => c.id as string);
+    const [attempts, calls, refunds, reviewItems] = await Promise.all([
+      this.db.query<Row[]>(
+        `SELECT id, charge_id AS "chargeId", operation, refund_id AS "refundId", provider, status, provider_charge_id AS "providerChargeId",
+                late_capture_provider_charge_id AS "lateCaptureProviderChargeId", idempotency_key AS "idempotencyKey", http_attempts AS "httpAttempts",
+                last_error AS "lastError", created_at AS "createdAt", unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
+           FROM charge_attempts WHERE charge_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+        [ids],
+      ),
+      this.db.query<Row[]>(
+        `SELECT p.id, p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
+           FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY p.at, p.id`,
+        [ids],
+      ),
+      this.db.query<Row[]>(
+        `SELECT id, charge_id AS "chargeId", amount_cents::float8 AS "amountCents", currency, reason, created_by AS "createdBy", released_at AS "releasedAt", created_at AS "createdAt"
+           FROM refunds WHERE charge_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+        [ids],
+      ),
+      this.db.query<Row[]>(
+        `SELECT r.id, a.charge_id AS "chargeId", r.attempt_id AS "attemptId", r.reason, r.state, r.decision, r.decided_by AS "decidedBy",
+                r.confirmed_by AS "confirmedBy", r.follow_up AS "followUp", r.created_at AS "openedAt", r.closed_at AS "closedAt"
+           FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
+        [ids],
+      ),
+    ]);
+    const of = <T extends Row>(rows: T[], key: string, id: unknown) => rows.filter((row) => row[key] === id);
+    const hits: ChargeLookupHit[] = page.map((charge) => ({
+      ...(charge as Omit<ChargeLookupHit, 'attempts' | 'refunds' | 'reviewItems'>),
+      attempts: of(attempts, 'chargeId', charge.id).map((attempt) => ({ ...attempt, id: attempt.id as string, providerCalls: of(calls, 'attemptId', attempt.id) })),
+      refunds: of(refunds, 'chargeId', charge.id),
+      reviewItems: of(reviewItems, 'chargeId', charge.id),
+    }));
+    return { items: hits, truncated: charges.length > MAX_HITS };
+  }
+}
