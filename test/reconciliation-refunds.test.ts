@@ -11,7 +11,7 @@ import { startTestStack, type TestStack } from './support/test-stack.js';
  * Issue 24, "refunds are reconciled": the statement's refund lines against our refund attempts. A refund at the
  * provider we did not make (or recorded as failed) is `refund_provider_only` and caps what may still be refunded;
  * our success absent from the statement is `refund_missing_at_provider`; another amount `refund_amount_mismatch`;
- * an unknown refund of ours the statement shows is settled, a failed one is never rewritten. Own database and
+ * an unknown refund of ours the statement shows learns its refund id, a failed one is never rewritten. Own database and
  * simulator, so no other file's refunds are in its day.
  */
 describe('nightly reconciliation of refunds', () => {
@@ -99,10 +99,11 @@ describe('nightly reconciliation of refunds', () => {
     expect(found.find((d) => d.providerChargeId === planted.foreignRefundId)).toMatchObject({ chargeId: planted.foreignRefundCharge, amountCents: 700, attemptId: null });
     expect(found.find((d) => d.providerChargeId === planted.failedProviderRefund)).toMatchObject({ chargeId: planted.failedCharge, attemptId: planted.failedAttempt });
 
-    // The unknown refund is settled by its line; the failed one stays failed, before a person.
-    const [settled] = await stack.db.query(`SELECT status, resolved_by, provider_charge_id FROM charge_attempts WHERE id = $1`, [planted.unknownAttempt]);
-    expect(settled).toEqual({ status: 'succeeded', resolved_by: 'reconciliation', provider_charge_id: stack.sim.refunds({ refundAttemptId: planted.unknownAttempt })[0].id });
-    expect(run.settled).toBe(1);
+    // A refund line is written when the refund is created, not when it succeeds (a failure reverses it later): the
+    // unknown refund only learns its refund id, for the resolver to retrieve; the failed one stays failed, before a person.
+    const [taught] = await stack.db.query(`SELECT status, provider_charge_id FROM charge_attempts WHERE id = $1`, [planted.unknownAttempt]);
+    expect(taught).toEqual({ status: 'unknown', provider_charge_id: stack.sim.refunds({ refundAttemptId: planted.unknownAttempt })[0].id });
+    expect(run.settled).toBe(0);
     expect(await transitionsOf(stack, planted.failedAttempt)).toEqual(['new→pending:submit', 'pending→failed:submit']);
     const items = await stack.db.query(`SELECT state FROM review_items WHERE attempt_id = $1`, [planted.failedAttempt]);
     expect(items).toEqual([{ state: 'open' }]);
@@ -122,6 +123,10 @@ describe('nightly reconciliation of refunds', () => {
     const over = await postRefund(stack, planted.foreignRefundCharge, { amountCents: 4990 - 700 + 1 });
     expect(over.status, JSON.stringify(over.body)).toBe(422);
     expect(over.body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 4290 } });
+    // Finance acknowledging the divergence does not bring the 700 back: the cap stays.
+    const [foreignDivergence] = await stack.db.query(`SELECT id FROM reconciliation_divergences WHERE provider_charge_id = $1`, [planted.foreignRefundId]);
+    expect((await stack.http.post(`/reconciliation/divergences/${foreignDivergence.id}/ack`).set(stack.auth('admin')).send({ note: 'dashboard refund, seen' })).status).toBe(200);
+    expect((await postRefund(stack, planted.foreignRefundCharge, { amountCents: 4990 - 700 + 1 })).status).toBe(422);
     expect((await refund(stack, planted.foreignRefundCharge, 4290)).status).toBe('succeeded');
     // The refund we recorded as failed was executed: nothing of that charge is left to refund.
     const none = await postRefund(stack, planted.failedCharge, { amountCents: 1 });

@@ -10,14 +10,17 @@ import { STAGING_TABLE } from './statement.staging.js';
  */
 
 /**
- * A refund line proving that an unknown refund attempt executed (for exactly its amount) settles it through the one
- * applier; a line for one we recorded as failed goes through the applier too, which never rewrites `failed` and
- * opens a review item with the line as evidence (once: a re-run does not put the same line to a person again).
+ * A refund line for an unknown refund attempt (for exactly its amount) proves only that the refund was created:
+ * Stripe writes it at creation, and a refund that fails later is reversed by another line. So it teaches the attempt
+ * its refund id (the resolver then retrieves the outcome) and never settles it. A line for one we recorded as failed
+ * goes through the applier as a success, which never rewrites `failed` and opens a review item with the line as
+ * evidence (once: a re-run does not put the same line to a person again).
  */
 export async function findRefundSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
   const { rows } = await client.query<SettleCandidate>(
     `SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.reference AS "providerChargeId", s.line_id AS "lineId",
-            (-s.amount_cents)::float8 AS "amountCents", s.currency, s.created_at AS "createdAt"
+            (-s.amount_cents)::float8 AS "amountCents", s.currency, s.created_at AS "createdAt",
+            CASE WHEN a.status = 'unknown' THEN 'created' END AS "provesOnly"
        FROM charge_attempts a
        JOIN refunds r ON r.id = a.refund_id
        JOIN ${STAGING_TABLE} s
@@ -36,7 +39,7 @@ export async function findRefundSettleCandidates(client: PoolClient, scope: Matc
 /**
  * Classifies every refund line of the day: ours and succeeded for its amount (matched), ours for another amount
  * (`refund_amount_mismatch`), or a refund with no success of ours behind it (`refund_provider_only`: none, or one
- * we recorded as failed or still unknown). Subject and provider id: the refund's own id. Returns the matched lines.
+ * we recorded as failed). An unknown refund of ours for its amount is no divergence: the resolver decides it. Subject and provider id: the refund's own id. Returns the matched lines.
  */
 export async function recordRefundDivergences(client: PoolClient, scope: MatchScope): Promise<number> {
   return recordClassifiedLines(
@@ -59,6 +62,9 @@ export async function recordRefundDivergences(client: PoolClient, scope: MatchSc
               jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'paymentProviderChargeId', payment_id, 'refundId', refund_id,
                                  'attemptStatus', attempt_status, 'expectedAmountCents', refund_amount, 'expectedCurrency', refund_currency) AS detail,
               CASE
+                -- Ours and in doubt: the line taught the attempt its refund id and the resolver decides; its amount is
+                -- already committed against the charge, so it is no divergence and never lowers the cap twice.
+                WHEN attempt_status = 'unknown' AND amount_cents = refund_amount AND currency = refund_currency THEN 'matched'
                 WHEN attempt_status IS DISTINCT FROM 'succeeded' THEN 'refund_provider_only'
                 WHEN amount_cents <> refund_amount OR currency <> refund_currency THEN 'refund_amount_mismatch'
                 ELSE 'matched' END AS kind

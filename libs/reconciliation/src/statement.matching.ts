@@ -24,6 +24,13 @@ export interface SettleCandidate {
   createdAt: Date;
   /** The provider's own id of the operation when it is not the line's (Efí: idEnvio), kept as evidence. */
   transferId?: string | null;
+  /**
+   * `created`: the line proves only that the provider created the operation, not its outcome (Stripe writes a
+   * refund's balance transaction when the refund is created; a refund that fails later gets a second, reversing
+   * one). Such a line teaches an unknown attempt its provider id, so the resolver retrieves the outcome; it never
+   * settles the attempt `succeeded`.
+   */
+  provesOnly?: 'created' | null;
 }
 
 /**

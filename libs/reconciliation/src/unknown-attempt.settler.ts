@@ -28,7 +28,8 @@ export class UnknownAttemptSettler {
       const decision = await this.facts.apply(
         em,
         candidate.attemptId,
-        { outcome: 'succeeded', providerChargeId: candidate.providerChargeId, amountCents: candidate.amountCents, currency: candidate.currency },
+        // A line that proves only a creation teaches the provider's id (a pending fact); the resolver learns the outcome.
+        { outcome: candidate.provesOnly === 'created' ? 'pending' : 'succeeded', providerChargeId: candidate.providerChargeId, amountCents: candidate.amountCents, currency: candidate.currency },
         { cause: 'reconciliation', actor: `reconciliation:${runId}`, evidence },
       );
       const moved = decision.action === 'transition';
