@@ -9,6 +9,7 @@ import { ReviewReopensOnNewEvidence1764680029000 } from './1764680029000-ReviewR
 import { ReviewQueue1764680020000 } from './1764680020000-ReviewQueue.js';
 import { AddChargeBillingTypeAndDueDate1764680060000 } from './1764680060000-AddChargeBillingTypeAndDueDate.js';
 import { Refunds1764680070000 } from './1764680070000-Refunds.js';
+import { RefundCapIndex1764680280000 } from './1764680280000-RefundCapIndex.js';
 import { FinanceLookupIndexes1764680270000 } from './1764680270000-FinanceLookupIndexes.js';
 import { Payouts1764680100000 } from './1764680100000-Payouts.js';
 import { CreateReconciliation1764680030000 } from './1764680030000-CreateReconciliation.js';
@@ -58,4 +59,5 @@ export const MIGRATIONS = [
   PayoutLateDebits1764680250000,
   AwaitingPayment1764680260000,
   FinanceLookupIndexes1764680270000,
+  RefundCapIndex1764680280000,
 ];

@@ -21,6 +21,7 @@ describe('nightly reconciliation of refunds', () => {
     foreignRefundCharge: string;
     foreignRefundId: string;
     unknownAttempt: string;
+    mismatchCharge: string;
     failedAttempt: string;
     failedCharge: string;
     failedProviderRefund: string;
@@ -81,8 +82,11 @@ describe('nightly reconciliation of refunds', () => {
 
     // Ours, but the provider refunded another amount than we recorded.
     const mismatch = await succeededCharge(stack);
+    planted.mismatchCharge = mismatch.id;
     const mismatched = await refund(stack, mismatch.id, 2000);
+    // As if we had asked for 1900 (and committed 1900 of the charge) while the provider refunded 2000.
     await stack.db.query(`UPDATE refunds SET amount_cents = 1900 WHERE id = $1`, [mismatched.id]);
+    await stack.db.query(`UPDATE charges SET refund_committed_cents = refund_committed_cents - 100 WHERE id = $1`, [mismatch.id]);
     planted.mismatchProviderRefund = stack.sim.refunds({ refundAttemptId: mismatched.attempts[0].id })[0].id;
     stack.sim.setFaults({ rules: [] });
   });
@@ -128,6 +132,10 @@ describe('nightly reconciliation of refunds', () => {
     expect((await stack.http.post(`/reconciliation/divergences/${foreignDivergence.id}/ack`).set(stack.auth('admin')).send({ note: 'dashboard refund, seen' })).status).toBe(200);
     expect((await postRefund(stack, planted.foreignRefundCharge, { amountCents: 4990 - 700 + 1 })).status).toBe(422);
     expect((await refund(stack, planted.foreignRefundCharge, 4290)).status).toBe('succeeded');
+    // The provider refunded 2000 where we recorded 1900: the 100 beyond ours is gone too (4990 − 1900 − 100).
+    const beyond = await postRefund(stack, planted.mismatchCharge, { amountCents: 2991 });
+    expect(beyond.status, JSON.stringify(beyond.body)).toBe(422);
+    expect(beyond.body.details).toMatchObject({ refundableCents: 2990 });
     // The refund we recorded as failed was executed: nothing of that charge is left to refund.
     const none = await postRefund(stack, planted.failedCharge, { amountCents: 1 });
     expect(none.status, JSON.stringify(none.body)).toBe(422);

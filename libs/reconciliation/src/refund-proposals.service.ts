@@ -28,8 +28,9 @@ export class RefundProposalsService {
     private readonly check: ProposalProviderCheck,
   ) {}
 
-  async list(state?: RefundProposalState): Promise<RefundProposalView[]> {
-    const rows = await this.db.getRepository(RefundProposalEntity).find({ where: state ? { state } : {}, order: { createdAt: 'ASC' }, take: 500 });
+  /** Oldest first, at most `limit` (the list page shows 500; an export asks for more rather than dropping the newest). */
+  async list(state?: RefundProposalState, limit = 500): Promise<RefundProposalView[]> {
+    const rows = await this.db.getRepository(RefundProposalEntity).find({ where: state ? { state } : {}, order: { createdAt: 'ASC', id: 'ASC' }, take: limit });
     return rows.map(refundProposalView);
   }
 

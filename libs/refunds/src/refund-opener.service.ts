@@ -21,15 +21,20 @@ import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundE
 
 /**
  * SQL, for the charge row `c`: what the provider refunded of it with no refund of ours holding that money, as
- * reconciliation found (its `refund_provider_only` divergences: a refund we did not make, or one we recorded as
- * failed), open or acknowledged alike: a person's acknowledgement does not bring the money back. One an attempt of
- * ours holds again (not failed: its amount is in refund_committed_cents) counts once.
+ * reconciliation found, open or acknowledged alike (a person's acknowledgement does not bring the money back):
+ * its `refund_provider_only` divergences (a refund we did not make, or one we recorded as failed; one an attempt of
+ * ours holds again, not failed, is in refund_committed_cents and counts once), and what a `refund_amount_mismatch`
+ * refunded beyond our refund's own amount.
  */
 const PROVIDER_ONLY_REFUNDED = `COALESCE((
-  SELECT sum(d.amount_cents) FROM reconciliation_divergences d
-   WHERE d.charge_id = c.id AND d.kind = 'refund_provider_only'
-     AND NOT EXISTS (SELECT 1 FROM charge_attempts x
-                      WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_charge_id = d.provider_charge_id))), 0)`;
+  SELECT sum(CASE WHEN d.kind = 'refund_provider_only' THEN d.amount_cents
+                  ELSE GREATEST(d.amount_cents - COALESCE((d.detail->>'expectedAmountCents')::bigint, d.amount_cents), 0) END)
+    FROM reconciliation_divergences d
+   WHERE d.charge_id = c.id
+     AND (d.kind = 'refund_amount_mismatch'
+          OR (d.kind = 'refund_provider_only'
+              AND NOT EXISTS (SELECT 1 FROM charge_attempts x
+                               WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_charge_id = d.provider_charge_id))))), 0)`;
 
 export interface NewRefund {
   chargeId: string;

@@ -55,11 +55,11 @@ export class FinanceReconciliationController {
 
   @Get('refund-proposals.csv')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ schema: { type: 'string' }, description: 'refund proposals as CSV, oldest first, money in integer minor units' })
+  @ApiOkResponse({ schema: { type: 'string' }, description: `refund proposals as CSV, oldest first (at most ${EXPORT_LIMIT}), money in integer minor units` })
   @Header('Content-Type', 'text/csv; charset=utf-8')
   async refundProposals(@Query() query: ListRefundProposalsQuery, @Res({ passthrough: true }) res: Response): Promise<string> {
     attachment(res, ['refund-proposals', query.state ?? 'all']);
-    return toCsv(REFUND_PROPOSAL_COLUMNS, await this.proposals.list(query.state));
+    return toCsv(REFUND_PROPOSAL_COLUMNS, await this.proposals.list(query.state, EXPORT_LIMIT));
   }
 }
 

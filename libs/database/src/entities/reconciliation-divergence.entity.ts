@@ -23,7 +23,7 @@ export type DivergenceKindColumn =
 @Entity('reconciliation_divergences')
 @Unique('uq_reconciliation_divergences_subject', ['provider', 'kind', 'subject'])
 @Index('ix_reconciliation_divergences_status', ['status', 'kind'])
-@Index('ix_reconciliation_divergences_refund_charge', ['chargeId'], { where: "kind = 'refund_provider_only'" })
+@Index('ix_reconciliation_divergences_refund_charge', ['chargeId'], { where: "kind IN ('refund_provider_only', 'refund_amount_mismatch')" })
 @Check(
   'reconciliation_divergences_kind_check',
   `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
