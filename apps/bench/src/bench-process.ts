@@ -29,6 +29,8 @@ export function startService(app: 'api' | 'worker' | { script: string }, env: Re
   });
   let sampledPeak = 0;
   const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readKiB(child.pid, 'VmRSS'))), 50);
+  // Never what keeps the bench alive: chaos kills services with -9 without stop(), and the run must still exit.
+  sampler.unref();
   return {
     child,
     peakRssMiB: () => Math.max(sampledPeak, readKiB(child.pid, 'VmHWM')) / 1024,
