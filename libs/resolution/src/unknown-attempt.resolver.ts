@@ -10,7 +10,7 @@ import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
 import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
 import { decideResolution, type ResolutionDecision } from './rules/resolution-decision.js';
-import { nextDelayAfterMiss, resolutionDelayMs } from './rules/resolution-schedule.js';
+import { resolutionDelayMs } from './rules/resolution-schedule.js';
 
 /**
  * Resolves one unknown attempt by asking the provider, never by sending the create again. One lookup
@@ -62,7 +62,7 @@ export class UnknownAttemptResolver {
     });
     resolutionDecisionsTotal.inc({ provider: attempt.provider, action: decision.action });
     this.logger.log({ attemptId, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, tryNumber, decision: decision.action }, 'resolution try');
-    await this.act(attempt, decision, tryNumber, lookup, lookupStartedAt, this.config.CONSISTENT_LOOKUP_GRACE_MS - msSinceSendEnded);
+    await this.act(attempt, decision, tryNumber, lookup, lookupStartedAt);
     return decision;
   }
 
@@ -97,7 +97,7 @@ export class UnknownAttemptResolver {
     return row ? { tryNumber: row.resolution_tries, msSinceSendEnded: row.ms_since_send_ended } : null;
   }
 
-  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult, lookupStartedAt: Date, msUntilGraceEnds: number): Promise<void> {
+  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult, lookupStartedAt: Date): Promise<void> {
     switch (decision.action) {
       case 'apply':
         await this.apply(attempt, decision.status, decision.providerChargeId, lookup);
@@ -105,13 +105,9 @@ export class UnknownAttemptResolver {
       case 'fail_not_found':
         await this.failNotFound(attempt, tryNumber, lookupStartedAt);
         return;
-      case 'wait': {
-        // A miss inside the grace is asked again when the grace ends, so absence is known then, not at the next backoff.
-        const missed = decision.reason === 'not_found_inside_window';
-        const delay = missed ? nextDelayAfterMiss(this.schedule, tryNumber + 1, msUntilGraceEnds) : resolutionDelayMs(this.schedule, tryNumber + 1);
-        await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, delay);
+      case 'wait':
+        await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
         return;
-      }
       case 'review':
         await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
         return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GRACE_END_MARGIN_MS, isExhausted, nextDelayAfterMiss, resolutionDelayMs } from './resolution-schedule.js';
+import { isExhausted, resolutionDelayMs } from './resolution-schedule.js';
 
 /** DESIGN.md's schedule, the RESOLUTION_BACKOFF_MS default. */
 const DEFAULT_RESOLUTION_BACKOFF_MS = [30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000];
@@ -26,20 +26,6 @@ describe('resolutionDelayMs', () => {
 
   it('refuses an empty schedule', () => {
     expect(() => resolutionDelayMs([], 1)).toThrow(RangeError);
-  });
-});
-
-describe('nextDelayAfterMiss', () => {
-  const schedule = [2_000, 30_000, 60_000, 120_000, 300_000];
-  const table: Array<[string, number, number, number]> = [
-    ['the backoff comes first: asked at the backoff', 2, 200_000, 30_000],
-    ['the grace ends first: asked right after it', 4, 70_000, 70_000 + GRACE_END_MARGIN_MS],
-    ['the grace ends before the next backoff of 300 s', 5, 100_000, 100_000 + GRACE_END_MARGIN_MS],
-    ['the grace already over: at once (plus the margin)', 3, -5_000, GRACE_END_MARGIN_MS],
-    ['the grace ends a hair after the backoff: the backoff', 2, 29_500, 30_000],
-  ];
-  it.each(table)('%s', (_, nextTry, msUntilGraceEnds, expected) => {
-    expect(nextDelayAfterMiss(schedule, nextTry, msUntilGraceEnds)).toBe(expected);
   });
 });
 
