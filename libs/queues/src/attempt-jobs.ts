@@ -2,6 +2,7 @@ import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
+import { addUnlessLive } from './live-reminder.js';
 import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 const ONE_SHOT = { attempts: 1, removeOnComplete: true, removeOnFail: true } as const;
@@ -35,8 +36,22 @@ export class AttemptJobs {
 
   /** Ask the provider what happened to an unknown attempt, within that provider's query budget. */
   async scheduleResolution(attemptId: string, provider: string, step: number, delayMs: number): Promise<void> {
+    await this.resolutionQueue(provider).add({ attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
+  }
+
+  /** The sweeper's `scheduleSend`: also replaces a job that Redis kept in no list (see addUnlessLive). */
+  async recreateSend(attemptId: string, step: number): Promise<void> {
+    await addUnlessLive(this.submitQueue, { attemptId }, { ...ONE_SHOT, jobId: `send:${attemptId}:${step}` });
+  }
+
+  /** The sweeper's `scheduleResolution`: also replaces a job that Redis kept in no list (see addUnlessLive). */
+  async recreateResolution(attemptId: string, provider: string, step: number): Promise<void> {
+    await addUnlessLive(this.resolutionQueue(provider), { attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}` });
+  }
+
+  private resolutionQueue(provider: string): Queue<AttemptJob> {
     const queue = this.resolutionQueues.get(provider);
     if (!queue) throw new Error(`no resolution queue for provider ${provider}`);
-    await queue.add({ attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
+    return queue;
   }
 }

@@ -18,7 +18,7 @@ const BATCH = 1000;
 /**
  * Puts every open attempt back in someone's hands. The database is the source of truth; Redis only holds
  * reminders, so after a crash or an empty Redis one sweep re-creates whatever reminder went missing
- * (job ids make the re-creation a no-op when the reminder is still there).
+ * (a no-op when the reminder is still live; a job Redis kept in no list is replaced).
  */
 @Injectable()
 export class OpenAttemptSweeper {
@@ -72,7 +72,7 @@ export class OpenAttemptSweeper {
           AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed')
         ORDER BY a.updated_at LIMIT ${BATCH}`,
     );
-    for (const row of unknown) await this.jobs.scheduleResolution(row.id, row.provider, row.resolution_tries, 0);
+    for (const row of unknown) await this.jobs.recreateResolution(row.id, row.provider, row.resolution_tries);
     return unknown.length;
   }
 
@@ -85,7 +85,7 @@ export class OpenAttemptSweeper {
         LIMIT ${BATCH}`,
       [ORPHAN_GRACE_MS],
     );
-    for (const row of orphans) await this.jobs.scheduleSend(row.id, row.http_attempts, 0);
+    for (const row of orphans) await this.jobs.recreateSend(row.id, row.http_attempts);
     return orphans.length;
   }
 }
