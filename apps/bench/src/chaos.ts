@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '@app/database';
 import { startSimulator } from '@app/simulator';
+import { describeStuckAttempts } from './chaos-diagnosis.js';
 import { checkInvariants } from './chaos-invariants.js';
 import { intArg, startService, waitForHealth, type ServiceProcess } from './bench-process.js';
 import { EmbeddedCluster } from '../../launcher/src/embedded-cluster.js';
@@ -118,6 +119,10 @@ try {
   const quiet = await waitForQuiet(chargeIds, quietMinutes * 60_000);
   await sim.webhooksIdle();
   console.log(quiet ? `  quiet after ${seconds()} s` : `  NOT quiet after ${quietMinutes} min: invariants below are checked anyway`);
+  if (!quiet) {
+    exitCode = 1;
+    for (const line of await describeStuckAttempts(db, redisUrl, prefix, chargeIds)) console.log(`    ${line}`);
+  }
 
   const stats = sim.stats();
   console.log('\n  faults by kind');
