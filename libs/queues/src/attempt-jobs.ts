@@ -2,11 +2,13 @@ import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
+import { traceCarrier, type TraceCarrier } from '@app/observability';
 import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 const ONE_SHOT = { attempts: 1, removeOnComplete: true, removeOnFail: true } as const;
 
-export interface AttemptJob {
+/** `traceparent`: the trace that queued the job (when tracing is on), which the job's span links to. */
+export interface AttemptJob extends TraceCarrier {
   attemptId: string;
 }
 
@@ -30,13 +32,13 @@ export class AttemptJobs {
 
   /** Send a pending attempt again (same key, same bytes) once its backoff has passed. */
   async scheduleSend(attemptId: string, step: number, delayMs: number): Promise<void> {
-    await this.submitQueue.add({ attemptId }, { ...ONE_SHOT, jobId: `send:${attemptId}:${step}`, delay: delayMs });
+    await this.submitQueue.add({ attemptId, ...traceCarrier() }, { ...ONE_SHOT, jobId: `send:${attemptId}:${step}`, delay: delayMs });
   }
 
   /** Ask the provider what happened to an unknown attempt, within that provider's query budget. */
   async scheduleResolution(attemptId: string, provider: string, step: number, delayMs: number): Promise<void> {
     const queue = this.resolutionQueues.get(provider);
     if (!queue) throw new Error(`no resolution queue for provider ${provider}`);
-    await queue.add({ attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
+    await queue.add({ attemptId, ...traceCarrier() }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
   }
 }
