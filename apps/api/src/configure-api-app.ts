@@ -10,7 +10,7 @@ import { mountQueueBoard } from './admin/queue-board.js';
 import { hardenHttp } from './edge/http-hardening.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
-/** Everything main.ts and the e2e tests must set up identically. */
+/** Everything serve-api.ts and the e2e tests must set up identically. */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   const trustProxy = app.get(AppConfig).TRUST_PROXY;

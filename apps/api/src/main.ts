@@ -1,14 +1,6 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppConfig, loadConfigOrExit } from '@app/config';
-import { ApiModule } from './api.module.js';
-import { configureApiApp } from './configure-api-app.js';
-import { listenEfiWebhookTls } from './edge/efi-webhook.tls.js';
+import { loadConfigOrExit } from '@app/config';
+import { startTracing } from '@app/observability/tracing';
 
-loadConfigOrExit();
-// rawBody: webhook signatures are computed over the exact bytes received.
-const app = configureApiApp(await NestFactory.create<NestExpressApplication>(ApiModule, { bufferLogs: true, rawBody: true }));
-await app.listen(app.get(AppConfig).PORT);
-// Efí's mutual-TLS webhook listener, when EFI_WEBHOOK_TLS_PORT is set.
-await listenEfiWebhookTls(app);
+// Tracing (when configured) starts before the app's modules load: pg, ioredis and http are patched as they load.
+await startTracing(loadConfigOrExit(), 'charge-once-api');
+await import('./serve-api.js');

@@ -1,14 +1,6 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
-import { AppConfig, loadConfigOrExit } from '@app/config';
-import { WorkerHttpModule } from './worker-http.module.js';
+import { loadConfigOrExit } from '@app/config';
+import { startTracing } from '@app/observability/tracing';
 
-loadConfigOrExit();
-const app = await NestFactory.create<NestExpressApplication>(WorkerHttpModule, { bufferLogs: true });
-app.useLogger(app.get(Logger));
-app.disable('x-powered-by');
-app.enableShutdownHooks();
-await app.listen(app.get(AppConfig).WORKER_HTTP_PORT);
-app.get(Logger).log(`worker /health and /metrics on port ${(app.getHttpServer().address() as { port: number }).port}`);
+// Tracing (when configured) starts before the app's modules load: pg, ioredis and http are patched as they load.
+await startTracing(loadConfigOrExit(), 'charge-once-worker');
+await import('./serve-worker.js');

@@ -1,6 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
 import { resolutionQueueFor, type AttemptJob } from '@app/queues';
+import { inJobSpan } from '@app/observability';
 import { UnknownAttemptResolver } from '@app/resolution';
 
 /**
@@ -13,7 +14,7 @@ export class ResolveStripeAttemptProcessor {
 
   @Process({ concurrency: 16 })
   async handle(job: Job<AttemptJob>): Promise<void> {
-    await this.resolver.resolve(job.data.attemptId);
+    await resolveInJobSpan(this.resolver, job);
   }
 }
 
@@ -23,7 +24,7 @@ export class ResolveAsaasAttemptProcessor {
 
   @Process({ concurrency: 16 })
   async handle(job: Job<AttemptJob>): Promise<void> {
-    await this.resolver.resolve(job.data.attemptId);
+    await resolveInJobSpan(this.resolver, job);
   }
 }
 
@@ -34,6 +35,11 @@ export class ResolveEfiAttemptProcessor {
 
   @Process({ concurrency: 16 })
   async handle(job: Job<AttemptJob>): Promise<void> {
-    await this.resolver.resolve(job.data.attemptId);
+    await resolveInJobSpan(this.resolver, job);
   }
+}
+
+/** The job's span links to the trace that queued it (the submit that left the attempt unknown, say). */
+function resolveInJobSpan(resolver: UnknownAttemptResolver, job: Job<AttemptJob>): Promise<unknown> {
+  return inJobSpan('attempt.resolution_job', job.data, { 'charge_once.attempt_id': job.data.attemptId }, () => resolver.resolve(job.data.attemptId));
 }

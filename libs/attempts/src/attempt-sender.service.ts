@@ -3,20 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval, uniqueOrNull } from '@app/database';
-import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@app/gateways';
+import { GatewayRegistry, type AttemptGateway } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
-import { createAtProvider } from './attempt.operations.js';
 import { isCapture } from './capture.sql.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
+import { createAndClassify } from './provider-create.call.js';
 import { openReviewItem } from './review-item.opener.js';
 import { PayloadMismatchError } from './rules/attempt-rules.errors.js';
 import { delayForTry } from './rules/backoff-schedule.js';
 import { assertSamePayload } from './rules/canonical-payload.js';
-import { classifyGatewayResponse, type AttemptOutcome } from './rules/classify-gateway-response.js';
+import type { AttemptOutcome } from './rules/classify-gateway-response.js';
 import { mayResend, sendProvedUnreceived } from './rules/key-lifetime.js';
 
 /**
@@ -69,9 +69,7 @@ export class AttemptSender {
   }
 
   private async dispatch(gateway: AttemptGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
-    const result = await this.call(gateway, attempt);
-    // The claim number counts this send: above 1, the same key went out before.
-    const outcome = classifyGatewayResponse(result, { resend: claimed > 1 });
+    const { result, outcome } = await createAndClassify(gateway, attempt, claimed);
     this.logger.log(
       { attemptId: attempt.id, chargeId: attempt.chargeId, operation: attempt.operation, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
       'provider call classified',
@@ -115,15 +113,6 @@ export class AttemptSender {
       [attemptId, this.config.SUBMIT_LEASE_MS],
     );
     return rows[0][0]?.http_attempts ?? null;
-  }
-
-  private async call(gateway: AttemptGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
-    try {
-      return await createAtProvider(gateway, attempt);
-    } catch (error) {
-      // An adapter that throws may have sent the request: that is an unknown outcome, not a failure.
-      return { kind: 'no_response', errorCode: 'adapter_error', message: (error as Error).message, durationMs: 0 };
-    }
   }
 
   /** The evidence and the transition it justifies commit together. */

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AttemptOperationColumn } from '@app/database';
 import { PaymentGateway, PixPayoutGateway, type AttemptGateway, type GatewayCallResult, type LookupResult } from '@app/gateways';
+import { inSpan } from '@app/observability';
 
 export type AttemptOperation = AttemptOperationColumn;
 
@@ -73,8 +74,14 @@ export function createAtProvider(gateway: AttemptGateway, attempt: { operation: 
   return OPERATIONS[attempt.operation].create(gateway, attempt.idempotencyKey, attempt.payload);
 }
 
+/** One lookup at the provider, in a span naming the attempt, the provider and what the lookup found. */
 export function lookupAtProvider(gateway: AttemptGateway, target: AttemptTarget): Promise<LookupResult> {
-  return OPERATIONS[target.operation].lookup(gateway, target);
+  const attributes = { 'charge_once.attempt_id': target.attemptId, 'charge_once.provider': target.provider, 'charge_once.operation': target.operation };
+  return inSpan('provider.lookup', attributes, async (span) => {
+    const lookup = await OPERATIONS[target.operation].lookup(gateway, target);
+    span.setAttribute('charge_once.outcome', lookup.kind);
+    return lookup;
+  });
 }
 
 interface TargetRow {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AttemptOpener, AttemptSender, ChargeAlreadyCapturedError, ChargeNotFoundError, hasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
+import { inSpan, type Span } from '@app/observability';
 import { refundSummariesOf } from '@app/refunds';
 import { merchantScope, type Actor } from '@app/auth';
 import { ChargeExistsError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
@@ -76,7 +77,11 @@ export class ChargesService {
    * Opens or reuses the charge's attempt and makes at most one provider call. Safe to call any number of
    * times, concurrently: the database decides who sends, everyone else just reads the result.
    */
-  async submit(chargeId: string, caller: Actor): Promise<ChargeView> {
+  submit(chargeId: string, caller: Actor): Promise<ChargeView> {
+    return inSpan('charge.submit', { 'charge_once.charge_id': chargeId }, (span) => this.submitInSpan(chargeId, caller, span));
+  }
+
+  private async submitInSpan(chargeId: string, caller: Actor, span: Span): Promise<ChargeView> {
     const scope = merchantScope(caller);
     const actor = caller.name;
     // The common first submit: open claimed, send, settle, and show what was written (three round trips).
@@ -85,6 +90,7 @@ export class ChargesService {
     const known = justCreated ? { charge: justCreated, attempts: [], inReview: false, dbNow: new Date() } : null;
     const first = await this.opener.openFirstSend(chargeId, actor, scope, known);
     if (first) {
+      span.setAttributes(attemptAttributes(first.attempt));
       const settled = await this.sender.sendClaimed(first.attempt, actor);
       if (!settled) return this.view(chargeId, scope);
       const attempt = Object.assign(first.attempt, { ...settled, resolvedBy: settled.resolvedAt ? 'submit' : null });
@@ -94,6 +100,7 @@ export class ChargesService {
     const opened = await this.opener.openOrReuse(chargeId, actor, scope);
     // The customer paid through an attempt we had failed: clicking again must never charge again.
     if (opened.kind === 'captured') throw new ChargeAlreadyCapturedError(chargeId, opened.attempt.id);
+    if ('attempt' in opened) span.setAttributes(attemptAttributes(opened.attempt));
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
     return this.view(chargeId, scope);
@@ -113,4 +120,9 @@ export class ChargesService {
       return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(em, chargeId));
     });
   }
+}
+
+/** What a submit's span says of its attempt: ids and provider, never its idempotency key. */
+function attemptAttributes(attempt: ChargeAttemptEntity): Record<string, string> {
+  return { 'charge_once.attempt_id': attempt.id, 'charge_once.provider': attempt.provider };
 }

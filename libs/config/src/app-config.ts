@@ -292,4 +292,12 @@ export class AppConfig {
   @IsOptional() @IsString()
   EFI_WEBHOOK_TLS_KEY_PATH?: string;
 
+  /** OpenTelemetry traces go here (OTLP over HTTP, `/v1/traces` appended). Unset: no tracing, its SDK never loaded. */
+  @IsOptional() @IsString() @Matches(/^https?:\/\/\S+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s):// URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** The traces' `service.name`; by default `charge-once-api` or `charge-once-worker`, after the process. */
+  @IsOptional() @IsString() @Length(1, 200)
+  OTEL_SERVICE_NAME?: string;
+
 }

@@ -2,3 +2,4 @@ export { LoggerModule } from './logger.module.js';
 export { ObservabilityModule } from './observability.module.js';
 export * from './metrics.js';
 export { ScrapeTimeGauges, type ScrapeTimeGauge } from './scrape-time.gauges.js';
+export { inJobSpan, inSpan, traceCarrier, type Span, type TraceCarrier } from './tracing/spans.js';

@@ -2,6 +2,7 @@ import { Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
 import type { LogFn, Logger as PinoLogger } from 'pino';
 import { AppConfig } from '@app/config';
+import { activeTraceFields } from './tracing/spans.js';
 
 /** Levels at which every request still gets its own access-log line. */
 const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
@@ -34,6 +35,8 @@ const INFO = 30;
             ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
             : {}),
           hooks: { logMethod: demoteBootChatter },
+          // A line logged inside a span names its trace, so a log line leads to the trace (only when tracing is on).
+          ...(config.OTEL_EXPORTER_OTLP_ENDPOINT ? { mixin: activeTraceFields } : {}),
           // A webhook URL may carry a secret (Efí's hmac): its query never reaches a log line.
           serializers: { req: withoutWebhookQuery },
           redact: {

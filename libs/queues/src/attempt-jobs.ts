@@ -2,12 +2,14 @@ import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
+import { traceCarrier, type TraceCarrier } from '@app/observability';
 import { addUnlessLive } from './live-reminder.js';
 import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 const ONE_SHOT = { attempts: 1, removeOnComplete: true, removeOnFail: true } as const;
 
-export interface AttemptJob {
+/** `traceparent`: the trace that queued the job (when tracing is on), which the job's span links to. */
+export interface AttemptJob extends TraceCarrier {
   attemptId: string;
 }
 
@@ -31,12 +33,12 @@ export class AttemptJobs {
 
   /** Send a pending attempt again (same key, same bytes) once its backoff has passed. */
   async scheduleSend(attemptId: string, step: number, delayMs: number): Promise<void> {
-    await this.submitQueue.add({ attemptId }, { ...ONE_SHOT, jobId: `send:${attemptId}:${step}`, delay: delayMs });
+    await this.submitQueue.add({ attemptId, ...traceCarrier() }, { ...ONE_SHOT, jobId: `send:${attemptId}:${step}`, delay: delayMs });
   }
 
   /** Ask the provider what happened to an unknown attempt, within that provider's query budget. */
   async scheduleResolution(attemptId: string, provider: string, step: number, delayMs: number): Promise<void> {
-    await this.resolutionQueue(provider).add({ attemptId }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
+    await this.resolutionQueue(provider).add({ attemptId, ...traceCarrier() }, { ...ONE_SHOT, jobId: `resolve:${attemptId}:${step}`, delay: delayMs });
   }
 
   /** The sweeper's `scheduleSend`: also replaces a job that Redis kept in no list (see addUnlessLive). */

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval } from '@app/database';
-import { resolutionDecisionsTotal } from '@app/observability';
+import { inSpan, resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
@@ -35,7 +35,16 @@ export class UnknownAttemptResolver {
     this.schedule = config.RESOLUTION_BACKOFF_MS;
   }
 
-  async resolve(attemptId: string): Promise<ResolutionDecision | null> {
+  /** In a span (attempt, provider, decision): the job's trace shows the lookup and what it decided. */
+  resolve(attemptId: string): Promise<ResolutionDecision | null> {
+    return inSpan('attempt.resolve', { 'charge_once.attempt_id': attemptId }, async (span) => {
+      const decision = await this.resolveOnce(attemptId);
+      span.setAttribute('charge_once.decision', decision?.action ?? 'nothing_to_do');
+      return decision;
+    });
+  }
+
+  private async resolveOnce(attemptId: string): Promise<ResolutionDecision | null> {
     const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneBy({ id: attemptId });
     // A webhook, a second resolver or a person got there first: nothing left to do.
     if (!attempt || attempt.status !== 'unknown') return null;

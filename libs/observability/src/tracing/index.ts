@@ -1,0 +1,1 @@
+export { startTracing } from './start-tracing.js';
