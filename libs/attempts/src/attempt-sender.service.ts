@@ -12,7 +12,7 @@ import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
-import { openReviewItem } from './review-item.opener.js';
+import { openReviewItem } from '@app/review/items';
 import { PayloadMismatchError } from './rules/attempt-rules.errors.js';
 import { delayForTry } from './rules/backoff-schedule.js';
 import { assertSamePayload } from './rules/canonical-payload.js';

@@ -10,12 +10,11 @@ import { ReviewQueueGauges } from './review-queue.gauges.js';
 import { ChargeLookupQuery } from './charge-lookup.query.js';
 import { ReviewQueueTrendQuery } from './review-queue.trend.js';
 import { ReviewQueueService } from './review-queue.service.js';
-import { ReviewModule } from './review.module.js';
 
 /** The queue finance staff work: reading, claiming, deciding with proof. Imported by the api. */
 @Module({
-  imports: [AttemptsModule, RefundsModule, ReviewModule],
+  imports: [AttemptsModule, RefundsModule],
   providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewGapDecision, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges, ChargeLookupQuery, ReviewQueueTrendQuery],
-  exports: [ChargeLookupQuery, ReviewQueueTrendQuery, ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewModule],
+  exports: [ChargeLookupQuery, ReviewQueueTrendQuery, ReviewQueueService, ReviewClaimsService, ReviewDecisionService],
 })
 export class ReviewQueueModule {}
