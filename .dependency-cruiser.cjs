@@ -25,6 +25,31 @@ module.exports = {
       from: { path: '^libs/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^apps/' },
     },
+    {
+      name: 'review-internals-private',
+      severity: 'error',
+      comment:
+        'Review has two public faces: @app/review (the queue, claims, decisions) and @app/review/items (the item store: open, ' +
+        'append, close, query). Nothing outside libs/review imports a file behind them.',
+      from: { path: '^(libs|apps)/', pathNot: '^libs/review/' },
+      to: { path: '^libs/review/src/', pathNot: '^libs/review/src/(index|items/index)\\.ts$' },
+    },
+    {
+      name: 'review-store-stands-alone',
+      severity: 'error',
+      comment:
+        'The item store imports no library but database: attempts, webhooks and reconciliation open and close items through it ' +
+        "while review's decisions depend on attempts, and this is what keeps that from being a cycle.",
+      from: { path: '^libs/review/src/items/' },
+      to: { path: '^libs/', pathNot: '^libs/(review/src/items|database)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles between modules. TypeORM entities name each other in relations; those cycles are the ORM\'s own.',
+      from: { path: '^libs/', pathNot: '^libs/database/src/entities/' },
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

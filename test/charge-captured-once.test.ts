@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
-import { closeOpenReviewItem } from '@app/reconciliation';
+import { closeOpenReviewItem } from '@app/review/items';
 import { createCharge, getCharge, submit, submitRefusedAsCaptured } from './support/charges.js';
 import { reconcile } from './support/reconciliation.js';
 import { newReviewer, type Reviewer } from './support/review.js';

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewItemsService } from '@app/review';
+import { openReviewItem } from '@app/review/items';
 import { createCharge } from './support/charges.js';
 import { refund, succeededCharge } from './support/refunds.js';
 import { newReviewer, unknownAttemptInReview, type Reviewer } from './support/review.js';
@@ -64,7 +64,7 @@ describe('finance console in a browser', () => {
     const paid = await succeededCharge(stack, { orderId, customerId, amountCents: 8_800 });
     const attempt = paid.attempts[0];
     const refunded = await refund(stack, paid.id, 1_200);
-    await stack.app.get(ReviewItemsService).open(attempt.id, 'duplicate_provider_charges', { providerChargeId: 'pi_second_charge' });
+    await stack.db.transaction((em) => openReviewItem(em, attempt.id, 'duplicate_provider_charges', { providerChargeId: 'pi_second_charge' }));
 
     const lookup = (query: string, as: 'merchant' | 'reviewer' | 'admin' = 'reviewer') => stack.http.get('/finance/charges').query({ query }).set(stack.auth(as));
     for (const query of [orderId, attempt.providerChargeId!, customerId, paid.id]) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity, ReviewItemEntity } from '@app/database';
-import { ReviewItemsService } from '@app/review';
+import { openReviewItem } from '@app/review/items';
 import { createCharge, submit } from './support/charges.js';
 import { intentAtProvider, newReviewer, unknownAttemptInReview, type ItemUnderReview, type Reviewer } from './support/review.js';
 import { addDays, previousDay } from '@app/reconciliation';
@@ -33,7 +33,7 @@ describe('review console in a browser', () => {
     target = await unknownAttemptInReview(stack, 'hang_after_create', { amountCents: 12_990 });
     await unknownAttemptInReview(stack, '500_before_create', { amountCents: 249_900 });
     const paid = await submit(stack, (await createCharge(stack, { amountCents: 4_990 })).id);
-    await stack.app.get(ReviewItemsService).open(paid.attempts[0].id, 'duplicate_provider_charges', { providerChargeId: 'pi_second_charge' });
+    await stack.db.transaction((em) => openReviewItem(em, paid.attempts[0].id, 'duplicate_provider_charges', { providerChargeId: 'pi_second_charge' }));
     const held = await unknownAttemptInReview(stack, '500_before_create', { amountCents: 7_500 });
     await stack.http.post(`/review/items/${held.itemId}/claim`).set(bob.headers).expect(200);
 
@@ -84,7 +84,7 @@ describe('review console in a browser', () => {
 
   it('offers only acknowledge, with a follow-up, for a late truth about a settled attempt', async () => {
     const paid = await submit(stack, (await createCharge(stack, { amountCents: 31_500 })).id);
-    await stack.app.get(ReviewItemsService).open(paid.attempts[0].id, 'provider_success_after_failure', { type: 'payment_intent.succeeded' });
+    await stack.db.transaction((em) => openReviewItem(em, paid.attempts[0].id, 'provider_success_after_failure', { type: 'payment_intent.succeeded' }));
     const item = await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ attemptId: paid.attempts[0].id });
     await page.goto('about:blank');
     await page.goto(`${stack.baseUrl}/review#/items/${item.id}`);

@@ -1,8 +1,7 @@
-import { openReviewItem } from '@app/attempts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChargeAttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
-import { ReviewItemsService } from '@app/review';
+import { openReviewItem } from '@app/review/items';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { intentAtProvider, newReviewer, passGrace, unknownAttemptInReview, type Reviewer } from './support/review.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -248,7 +247,7 @@ describe('review decisions', () => {
     const done = await submit(stack, charge.id);
     expect(done.status).toBe('succeeded');
     const attemptId = done.attempts[0].id;
-    await stack.app.get(ReviewItemsService).open(attemptId, 'duplicate_provider_charges', { providerChargeId: 'pi_second' });
+    await stack.db.transaction((em) => openReviewItem(em, attemptId, 'duplicate_provider_charges', { providerChargeId: 'pi_second' }));
     const itemId = (await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ attemptId })).id;
     // A plain `succeeded` no longer hides the item waiting about it.
     const view = await getCharge(stack, charge.id);

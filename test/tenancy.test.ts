@@ -151,7 +151,7 @@ describe('people, not tokens', () => {
     const paid = await submit(stack, (await createCharge(stack)).id);
     const { intentAtProvider } = await import('./support/review.js');
     const second = await intentAtProvider(stack, { customer: paid.customerId, attemptId: paid.attempts[0].id, amount: paid.amountCents, currency: paid.currency });
-    await stack.db.transaction(async (em) => (await import('@app/attempts')).openReviewItem(em, paid.attempts[0].id, 'duplicate_provider_charges', { second }));
+    await stack.db.transaction(async (em) => (await import('@app/review/items')).openReviewItem(em, paid.attempts[0].id, 'duplicate_provider_charges', { second }));
     const [{ id: itemId }] = await stack.db.query(`SELECT id FROM review_items WHERE attempt_id = $1`, [paid.attempts[0].id]);
     await stack.http.post(`/review/items/${itemId}/claim`).set(alice.headers).expect(200);
     const ack = await stack.http.post(`/review/items/${itemId}/decision`).set(alice.headers).send({ action: 'acknowledge', followUp: 'refund_needed', providerChargeId: second, reason: 'charged twice' });

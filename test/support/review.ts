@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { ApiTokenService } from '@app/auth';
 import type { ChargeView } from '@app/charges';
 import { ReviewItemEntity } from '@app/database';
-import { openReviewItem } from '@app/attempts';
+import { openReviewItem } from '@app/review/items';
 import { stripeCall } from '../../apps/simulator/src/simulator-test-client.js';
 import { createCharge, submit } from './charges.js';
 import type { TestStack } from './test-stack.js';

@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { openClaimedChargeAttempt, readChargeForSubmit, type ChargeForSubmit } from './charge-hot-path.statements.js';
-import { hasOpenReviewItem } from './review-items.query.js';
+import { hasOpenReviewItem } from '@app/review/items';
 import { ChargeNotFoundError, OpenAttemptExistsError, PreviousAttemptUnverifiedError } from './attempts.errors.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 import { payloadHash } from './rules/canonical-payload.js';

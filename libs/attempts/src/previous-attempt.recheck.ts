@@ -8,7 +8,7 @@ import { AttemptNotFoundError } from './attempts.errors.js';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
-import { openReviewItem } from './review-item.opener.js';
+import { openReviewItem } from '@app/review/items';
 
 /** Unanswered re-checks after which the charge goes to a person rather than answering 503 forever. */
 const UNVERIFIED_RECHECKS_BEFORE_REVIEW = 3;

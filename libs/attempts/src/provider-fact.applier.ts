@@ -8,7 +8,7 @@ import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { recordLateCapture } from './late-capture.recorder.js';
 import { recordLateDebit } from './late-debit.recorder.js';
 import { lockProviderCharge } from './provider-charge.lock.js';
-import { openReviewItem } from './review-item.opener.js';
+import { openReviewItem, reaskAsSuccessAfterFailure } from '@app/review/items';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
 import { decideProviderFact, type FactDisposition, type ProviderFact } from './rules/provider-fact.js';
 
@@ -74,11 +74,7 @@ export class ProviderFactApplier {
       const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture, ...(lateDebit ? { lateDebit } : {}) });
       // An item opened when the provider only showed a pending charge (or transfer) now asks about money that moved.
       if (capture === 'recorded' || lateDebit !== null) {
-        await em.query(
-          `UPDATE review_items SET reason = 'provider_success_after_failure', updated_at = now()
-            WHERE attempt_id = $1 AND state <> 'closed' AND reason = 'provider_charge_after_not_found'`,
-          [attemptId],
-        );
+        await reaskAsSuccessAfterFailure(em, attemptId);
       }
       return reviewed;
     }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { openReviewItem } from './review-item.opener.js';
+import { openReviewItem } from '@app/review/items';
 
 /**
  * A refund holds its amount on the charge (`refund_committed_cents`) from the transaction that creates it.

@@ -1,4 +1,4 @@
-import type { ChargeReviewItem } from '@app/attempts';
+import type { ChargeReviewItem } from '@app/review/items';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
 import type { RefundSummary } from '@app/refunds';
 import { capturingAttempt, deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';

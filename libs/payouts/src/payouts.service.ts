@@ -5,6 +5,7 @@ import { AttemptSender } from '@app/attempts';
 import { merchantScope, type Actor } from '@app/auth';
 import { ChargeAttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
+import { hasOpenReviewItem } from '@app/review/items';
 import { AccountsService } from '@app/ledger';
 import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
 import { toPayoutView, type PayoutView } from './payout.view.js';
@@ -48,11 +49,7 @@ export class PayoutsService {
   private async render(payoutId: string): Promise<PayoutView> {
     const payout = await this.db.getRepository(PayoutEntity).findOneByOrFail({ id: payoutId });
     const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { payoutId, operation: 'payout' }, order: { createdAt: 'ASC' } });
-    const [{ open }] = await this.db.query<Array<{ open: boolean }>>(
-      `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
-                       WHERE a.payout_id = $1 AND r.state <> 'closed') AS open`,
-      [payoutId],
-    );
+    const open = await hasOpenReviewItem(this.db.manager, 'payout', payoutId);
     return toPayoutView(payout, attempts, open, (id) => this.pix.transferIdFor(id));
   }
 }

@@ -12,7 +12,7 @@ import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
 import { divergenceCountsOf, type MatchScope } from './statement.matching.js';
 import { openStatement, statementReadEnd } from './statement.sources.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
-import { closeGapReviewItem } from './review-item.closer.js';
+import { closeGapReviewItem } from '@app/review/items';
 import { msInterval } from '@app/database';
 
 /**

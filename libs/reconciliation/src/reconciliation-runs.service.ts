@@ -10,7 +10,7 @@ import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
 import { addDays, isCalendarDay } from './rules/reconciliation-day.js';
 import { isDayDue } from './rules/day-retry.js';
-import { openGapReviewItems } from './reconciliation-gap.opener.js';
+import { openGapReviewItems } from '@app/review/items';
 import { unreconciledDays } from './unreconciled-days.query.js';
 import { statementSourceFor } from './rules/statement-source.js';
 import { statementSourcesOf } from './statement.sources.js';

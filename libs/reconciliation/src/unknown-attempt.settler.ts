@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ProviderFactApplier } from '@app/attempts';
-import { closeOpenReviewItem } from './review-item.closer.js';
+import { closeOpenReviewItem } from '@app/review/items';
 import type { SettleCandidate } from './statement.matching.js';
 
 /**

@@ -7,7 +7,6 @@ import {
   ChargeNotFoundError,
   PreviousAttemptRecheck,
   capturedProviderChargeId,
-  hasOpenReviewItem,
   insertClaimedAttempt,
   isCapture,
   mayOpenNewAttempt,
@@ -15,6 +14,7 @@ import {
   payloadHash,
 } from '@app/attempts';
 import { AppConfig } from '@app/config';
+import { hasOpenReviewItem } from '@app/review/items';
 import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundExceedsRefundableError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';

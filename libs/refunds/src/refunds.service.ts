@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptSender, hasOpenReviewItem } from '@app/attempts';
+import { AttemptSender } from '@app/attempts';
+import { hasOpenReviewItem } from '@app/review/items';
 import { ChargeAttemptEntity, RefundEntity } from '@app/database';
 import { RefundOpener, type NewRefund } from './refund-opener.service.js';
 import { toRefundView, type RefundView } from './refund.view.js';

@@ -6,7 +6,7 @@ import { isRecord } from '@app/common';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry, type ProviderCharge } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
-import { ReviewItemsService } from '@app/review';
+import { openReviewItem } from '@app/review/items';
 import { isExhausted, resolutionDelayMs } from './rules/resolution-schedule.js';
 
 /** The check is scheduled a little after the deadline, so it never wakes on the wrong side of it. */
@@ -35,7 +35,6 @@ export class AwaitingPaymentHandler {
     private readonly calls: ProviderCallRecorder,
     private readonly facts: ProviderFactApplier,
     private readonly jobs: AttemptJobs,
-    private readonly review: ReviewItemsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -102,7 +101,7 @@ export class AwaitingPaymentHandler {
     }
     // Refused (paid meanwhile?) or unanswered: nothing is proven, so nothing fails; the next try reads the charge again.
     if (isExhausted(tryNumber, this.config.RESOLUTION_MAX_TRIES)) {
-      await this.review.open(attempt.id, 'tries_exhausted', { ...evidence, cancel: summary });
+      await this.db.transaction((em) => openReviewItem(em, attempt.id, 'tries_exhausted', { ...evidence, cancel: summary }));
       return;
     }
     await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, resolutionDelayMs(this.config.RESOLUTION_BACKOFF_MS, tryNumber + 1));

@@ -7,7 +7,7 @@ import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { inSpan, resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
-import { ReviewItemsService } from '@app/review';
+import { openReviewItem } from '@app/review/items';
 import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
 import { decideResolution, type ResolutionDecision } from './rules/resolution-decision.js';
 import { resolutionDelayMs } from './rules/resolution-schedule.js';
@@ -28,7 +28,6 @@ export class UnknownAttemptResolver {
     private readonly calls: ProviderCallRecorder,
     private readonly facts: ProviderFactApplier,
     private readonly jobs: AttemptJobs,
-    private readonly review: ReviewItemsService,
     private readonly config: AppConfig,
     private readonly awaiting: AwaitingPaymentHandler,
   ) {
@@ -118,7 +117,7 @@ export class UnknownAttemptResolver {
         await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
         return;
       case 'review':
-        await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
+        await this.db.transaction((em) => openReviewItem(em, attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) }));
         return;
       case 'await_payment': {
         const charge = lookup.kind === 'found' ? lookup.charges.find((c) => c.providerChargeId === decision.providerChargeId) : undefined;
@@ -155,7 +154,7 @@ export class UnknownAttemptResolver {
       return 'done';
     });
     if (next === 'ask_again') await this.jobs.scheduleResolution(attemptId, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
-    if (next === 'created') await this.review.open(attemptId, 'absence_unprovable', { reason: 'provider_answered_2xx_but_lookup_finds_nothing', tryNumber });
+    if (next === 'created') await this.db.transaction((em) => openReviewItem(em, attemptId, 'absence_unprovable', { reason: 'provider_answered_2xx_but_lookup_finds_nothing', tryNumber }));
   }
 
   /** One charge with a final status: through the one place where a provider fact meets our record. */

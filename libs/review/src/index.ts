@@ -1,5 +1,3 @@
-export { ReviewModule } from './review.module.js';
-export { ReviewItemsService } from './review-items.service.js';
 export { ReviewQueueModule } from './review-queue.module.js';
 export { ReviewQueueService, type ReviewQueueFilter, type ReviewQueuePage, type ReviewAuditView } from './review-queue.service.js';
 export { ChargeLookupQuery, type ChargeLookupHit } from './charge-lookup.query.js';

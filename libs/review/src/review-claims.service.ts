@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { writeReviewAudit } from './review-audit.writer.js';
+import { writeReviewAudit } from './items/review-audit.writer.js';
 import { ReviewClaimedByAnotherError, ReviewStateConflictError } from './review.errors.js';
 import type { ReviewItemView } from './review-item.view.js';
 import { ReviewQueueService } from './review-queue.service.js';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { closeAcknowledged } from './acknowledge.close.js';
+import { closeAcknowledged } from './items/acknowledge.close.js';
 import type { ReviewItemRow, ReviewItemView } from './review-item.view.js';
 import { ReviewQueueService } from './review-queue.service.js';
 import { reviewDecisionsTotal } from './review.metrics.js';

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { ProviderCallRecorder, loadAttemptTarget, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry, summariseLookup, summariseRetrieve, type RetrieveResult } from '@app/gateways';
-import { msInterval } from '@app/database';
+import { msInterval, type ChargeAttemptEntity } from '@app/database';
+import type { AttemptItemRow } from './review-item.view.js';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
 import { ReviewProviderEvidenceError, ReviewRefundUnprovenError } from './review.errors.js';
 
@@ -20,6 +21,21 @@ export interface CheckSubject {
   currency: string;
   attemptCreatedAt: Date;
   attemptProviderChargeId: string | null;
+}
+
+/** The attempt a decision is about, as the provider check needs it: the item's row and the attempt's own record. */
+export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<ChargeAttemptEntity, 'createdAt' | 'providerChargeId'>): CheckSubject {
+  return {
+    reviewItemId: row.id,
+    attemptId: row.attempt_id,
+    chargeId: row.charge_id,
+    customerId: row.customer_id,
+    provider: row.provider,
+    amountCents: Number(row.amount_cents),
+    currency: row.currency,
+    attemptCreatedAt: attempt.createdAt,
+    attemptProviderChargeId: attempt.providerChargeId,
+  };
 }
 
 /** What the provider said at decision time, kept with the decision and in the audit trail. */

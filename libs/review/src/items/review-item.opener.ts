@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AttemptTransitionEntity, ChargeAttemptEntity, ProviderCallEntity } from '@app/database';
+import { writeReviewAudit } from './review-audit.writer.js';
 
 const logger = new Logger('ReviewItems');
 
@@ -9,8 +10,8 @@ const logger = new Logger('ReviewItems');
  * Opens the item a person must decide, inside the caller's transaction, so the evidence that justifies it
  * and the item commit together or not at all. The partial unique index keeps one open item per attempt; a
  * later finding for an attempt already under review is appended to that item rather than lost.
- * Lives with attempts (not review) because every money path that learns a late truth must call it, and the
- * review library, which decides items, depends on attempts rather than the other way round.
+ * Every money path that learns a late truth calls it (attempts, webhooks, the resolver), so it sits in the
+ * review store, which depends on nothing those paths depend on.
  * Returns true when this call opened the item.
  */
 export async function openReviewItem(em: EntityManager, attemptId: string, reason: string, findings: Record<string, unknown>): Promise<boolean> {
@@ -34,11 +35,15 @@ export async function openReviewItem(em: EntityManager, attemptId: string, reaso
   );
   const opened = rows[0]?.opened === true;
   if (current && (current.state === 'claimed' || current.state === 'awaiting_second')) {
-    await em.query(
-      `INSERT INTO review_audit (review_item_id, actor, action, reason, state_before, state_after, evidence)
-       VALUES ($1, 'system', 'reopen', $2, $3, 'open', $4)`,
-      [current.id, `new evidence while ${current.state}: ${reason}`, current.state, JSON.stringify(findings)],
-    );
+    await writeReviewAudit(em, {
+      reviewItemId: current.id,
+      actor: 'system',
+      action: 'reopen',
+      reason: `new evidence while ${current.state}: ${reason}`,
+      stateBefore: current.state,
+      stateAfter: 'open',
+      evidence: findings,
+    });
   }
   logger.warn({ attemptId, reason }, opened ? 'review item opened' : 'finding added to the open review item');
   return opened;

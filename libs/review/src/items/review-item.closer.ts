@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { writeReviewAudit } from './review-audit.writer.js';
 
 /**
  * What a statement line settling an unknown attempt answers: whether the attempt's charge exists. Nothing else:
@@ -7,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 const ANSWERED_BY_A_LINE = ['tries_exhausted', 'absence_unprovable'];
 
 /**
- * The one write reconciliation makes to the review queue: once the statement has settled an attempt, the
+ * What reconciliation asks of the review queue: once the statement has settled an attempt, the
  * item a person was asked to decide about it is closed, with the statement line as its evidence, in the
  * same transaction as the attempt's transition, with an audit row saying who closed it and why. Only an item
  * whose question the line answers (ANSWERED_BY_A_LINE); any other stays open with the line added to its evidence.
@@ -38,11 +39,7 @@ export async function closeOpenReviewItem(
     [attemptId, JSON.stringify(evidence), ANSWERED_BY_A_LINE],
   );
   for (const row of rows) {
-    await em.query(
-      `INSERT INTO review_audit (review_item_id, actor, action, decision, reason, state_before, state_after, evidence)
-       VALUES ($1, 'reconciliation', 'decide', 'succeeded', 'the provider statement shows the charge', $2, 'closed', $3)`,
-      [row.id, row.before, JSON.stringify(evidence)],
-    );
+    await writeReviewAudit(em, { reviewItemId: row.id, actor: 'reconciliation', action: 'decide', decision: 'succeeded', reason: 'the provider statement shows the charge', stateBefore: row.before, stateAfter: 'closed', evidence });
   }
   return rows.length > 0;
 }
@@ -63,10 +60,6 @@ export async function closeGapReviewItem(em: EntityManager, run: { id: string; p
     [run.provider, run.day, `reconciled by run ${run.id}`],
   );
   for (const row of rows) {
-    await em.query(
-      `INSERT INTO review_audit (review_item_id, actor, action, decision, reason, state_before, state_after, evidence)
-       VALUES ($1, 'reconciliation', 'decide', 'acknowledge', 'a run of the day succeeded', $2, 'closed', $3)`,
-      [row.id, row.before, JSON.stringify({ runId: run.id })],
-    );
+    await writeReviewAudit(em, { reviewItemId: row.id, actor: 'reconciliation', action: 'decide', decision: 'acknowledge', reason: 'a run of the day succeeded', stateBefore: row.before, stateAfter: 'closed', evidence: { runId: run.id } });
   }
 }
