@@ -2,7 +2,7 @@ import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
-import { traceCarrier, type TraceCarrier } from '@app/observability';
+import { traceCarrier, type TraceCarrier } from '@app/observability/tracing';
 import { addUnlessLive } from './live-reminder.js';
 import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
