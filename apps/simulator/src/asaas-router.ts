@@ -3,6 +3,7 @@ import { asaasError } from './asaas-create-params.js';
 import { createAsaasPaymentRoute } from './asaas-create-route.js';
 import { deleteAsaasPaymentRoute, refundAsaasPaymentRoute } from './asaas-payment-actions.route.js';
 import type { AsaasEngine } from './asaas-engine.js';
+import { listAsaasFinancialTransactions } from './asaas-financial-transactions.route.js';
 import { requestUrl, sendJson } from './http-io.js';
 
 const PAYMENT_PATH = /^\/v3\/payments\/([^/]+)$/;
@@ -34,7 +35,10 @@ async function route(engine: AsaasEngine, request: IncomingMessage, response: Se
   if (method === 'DELETE' && paymentId) return deleteAsaasPaymentRoute(engine, decodeURIComponent(paymentId), response);
   if (method !== 'GET') return reply(404, asaasError('not_found', `${method} ${url.pathname} não existe`));
 
-  if (url.pathname === '/v3/payments') {
+  if (url.pathname === '/v3/financialTransactions') {
+    const { status, body } = listAsaasFinancialTransactions(engine, url.searchParams);
+    reply(status, body);
+  } else if (url.pathname === '/v3/payments') {
     engine.stats.countAsaasRequest('lists');
     if (!applyQueryFault(engine, response, reply)) listPayments(engine, url.searchParams, reply);
   } else if (paymentId) {

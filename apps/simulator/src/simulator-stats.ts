@@ -17,7 +17,7 @@ export interface SimulatorStatsSnapshot {
     paymentsCreated: number;
     /** Payments created under each external reference (our attempt id). Anything above 1 is a double charge. */
     createsByExternalReference: Record<string, number>;
-    requests: { creates: number; retrieves: number; lists: number; unauthorized: number; deletes: number; refunds: number };
+    requests: { creates: number; retrieves: number; lists: number; unauthorized: number; deletes: number; refunds: number; financialTransactions: number };
   };
 }
 
@@ -85,6 +85,6 @@ function emptyStats(): SimulatorStatsSnapshot {
     hangingConnections: 0,
     requests: { creates: 0, retrieves: 0, lists: 0, searches: 0, unauthorized: 0, refundCreates: 0, refundRetrieves: 0, refundLists: 0, balanceTransactions: 0, reportRuns: 0, reportTypes: 0, reportFiles: 0 },
     webhooks: { sent: 0, delivered: 0, failed: 0, forged: 0, dropped: 0, duplicated: 0 },
-    asaas: { paymentsCreated: 0, createsByExternalReference: {}, requests: { creates: 0, retrieves: 0, lists: 0, unauthorized: 0, deletes: 0, refunds: 0 } },
+    asaas: { paymentsCreated: 0, createsByExternalReference: {}, requests: { creates: 0, retrieves: 0, lists: 0, unauthorized: 0, deletes: 0, refunds: 0, financialTransactions: 0 } },
   };
 }

@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { capturedProviderChargeId, isCapture } from '@app/attempts';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
+import { withRefundChargesLocked } from './refund-charge.lock.js';
 import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider } from './refund-statement.matcher.js';
 
 /**
@@ -139,7 +140,8 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
  */
 export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
   findSettleCandidates: async (client, scope) => [...(await findSettleCandidates(client, scope)), ...(await findRefundSettleCandidates(client, scope))],
-  recordLineDivergences: async (client, scope) => (await recordChargeDivergences(client, scope)) + (await recordRefundDivergences(client, scope)),
+  recordLineDivergences: async (client, scope) =>
+    (await recordChargeDivergences(client, scope)) + (await withRefundChargesLocked(client, scope, () => recordRefundDivergences(client, scope))),
   recordMissingAtProvider: async (client, scope) => {
     await recordMissingAtProvider(client, scope);
     await recordRefundsMissingAtProvider(client, scope);

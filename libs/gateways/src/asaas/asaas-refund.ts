@@ -28,12 +28,16 @@ export function decodeAsaasRefund(payload: string): { paymentId: string; body: s
   if (newline <= 0) throw new Error('an asaas refund payload starts with the payment id and a newline');
   const body = payload.slice(newline + 1);
   const parsed = parseJson(body);
-  const description = isRecord(parsed) && typeof parsed.description === 'string' ? parsed.description : '';
-  return { paymentId: payload.slice(0, newline), body, attemptId: description.startsWith(DESCRIPTION_PREFIX) ? description.slice(DESCRIPTION_PREFIX.length) : null };
+  return { paymentId: payload.slice(0, newline), body, attemptId: refundAttemptIn(isRecord(parsed) ? parsed.description : null) };
+}
+
+/** Our refund attempt's id in a refund's description; null for a refund we did not ask for (made in Asaas's panel, say). */
+export function refundAttemptIn(description: unknown): string | null {
+  return typeof description === 'string' && description.startsWith(DESCRIPTION_PREFIX) ? description.slice(DESCRIPTION_PREFIX.length) : null;
 }
 
 /** Asaas gives a refund no id: ours is named by its payment and our attempt, unique per attempt. */
-function refundId(paymentId: string, attemptId: string): string {
+export function asaasRefundId(paymentId: string, attemptId: string): string {
   return `${paymentId}:refund:${attemptId}`;
 }
 
@@ -49,7 +53,7 @@ export function asaasRefundsOf(raw: unknown, attemptId: string): ProviderCharge[
   return refunds.flatMap((refund: unknown) => {
     if (!isRecord(refund) || refund.description !== `${DESCRIPTION_PREFIX}${attemptId}`) return [];
     return [{
-      providerChargeId: refundId(payment.id, attemptId),
+      providerChargeId: asaasRefundId(payment.id, attemptId),
       // A status we do not know resolves nothing.
       outcome: (typeof refund.status === 'string' ? OUTCOME_BY_REFUND_STATUS[refund.status] : undefined) ?? 'pending',
       amountCents: reaisToCents(refund.value),

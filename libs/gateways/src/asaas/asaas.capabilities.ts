@@ -18,7 +18,7 @@ export const ASAAS_CAPABILITIES: GatewayCapabilities = {
   // The account quota is 25,000 requests per 12 hours (about 0.6/s sustained) with bursts allowed;
   // 2/s drains a backlog without spending the day's quota in an hour.
   queryRatePerSecond: 2,
-  // The payments received in a date range, paged; Asaas has no report file.
+  // The payments received in a date range and the refunds its extrato shows, paged; Asaas has no report file.
   statementSources: ['api'],
   statementByDate: true,
 };

@@ -8,6 +8,7 @@ import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup.results.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
 import { asaasStatementLines } from './asaas-statement.reader.js';
+import { asaasRefundLines } from './asaas-refund-statement.reader.js';
 import { asaasRefundsOf, decodeAsaasRefund, encodeAsaasRefund, toAsaasRefundResult } from './asaas-refund.js';
 import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge.encoding.js';
 import { readAsaasError, readPayment, toAsaasCreateResult, toAsaasProviderCharge } from './asaas-payment.response.js';
@@ -141,10 +142,18 @@ export class AsaasGateway extends PaymentGateway {
     return lookupResult(refunds, false, startedAt);
   }
 
-  /** The payments received in the request's days, as statement lines (`api` only: Asaas has no report file). */
+  /**
+   * The payments received in the request's days, then the refunds its extrato shows in them, as statement lines
+   * (`api` only: Asaas has no report file).
+   */
   override statement(request: StatementRequest): AsyncIterable<StatementLine> {
     if (request.source !== 'api') return super.statement(request);
-    return asaasStatementLines(request, this.timeZone, (path, params) => this.get(path, params));
+    const get = (path: string, params: Record<string, string>) => this.get(path, params);
+    const timeZone = this.timeZone;
+    return (async function* () {
+      yield* asaasStatementLines(request, timeZone, get);
+      yield* asaasRefundLines(request, timeZone, get);
+    })();
   }
 
   /**
