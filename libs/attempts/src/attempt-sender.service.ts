@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval, uniqueOrNull } from '@app/database';
-import { GatewayRegistry, type AttemptGateway, type GatewayCallResult } from '@app/gateways';
+import { GatewayRegistry, type ProviderPorts, type GatewayCallResult } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
 import { createAtProvider } from './attempt.operations.js';
@@ -68,7 +68,7 @@ export class AttemptSender {
     return this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
-  private async dispatch(gateway: AttemptGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
+  private async dispatch(gateway: ProviderPorts, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
     const result = await this.call(gateway, attempt);
     // The claim number counts this send: above 1, the same key went out before.
     const outcome = classifyGatewayResponse(result, { resend: claimed > 1 });
@@ -88,7 +88,7 @@ export class AttemptSender {
     return this.record(attempt, claimed, outcome, evidence, actor);
   }
 
-  private mayResend(attempt: ChargeAttemptEntity, gateway: AttemptGateway): boolean {
+  private mayResend(attempt: ChargeAttemptEntity, gateway: ProviderPorts): boolean {
     return mayResend({
       attemptCreatedAt: attempt.createdAt,
       now: new Date(),
@@ -117,7 +117,7 @@ export class AttemptSender {
     return rows[0][0]?.http_attempts ?? null;
   }
 
-  private async call(gateway: AttemptGateway, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
+  private async call(gateway: ProviderPorts, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
     try {
       return await createAtProvider(gateway, attempt);
     } catch (error) {

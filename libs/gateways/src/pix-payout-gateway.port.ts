@@ -1,6 +1,6 @@
 import type { GatewayCallResult } from './gateway-call.result.js';
 import type { GatewayCapabilities } from './gateway.capabilities.js';
-import type { LookupResult } from './payment-gateway.port.js';
+import type { LookupResult } from './provider-lookup.result.js';
 
 /** What is sent for one payout attempt; encoded once, stored on the attempt, resent byte for byte. */
 export interface PixSendRequest {

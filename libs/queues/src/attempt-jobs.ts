@@ -2,7 +2,8 @@ import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
-import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
+import { PROVIDERS } from '@app/gateways';
+import { SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 const ONE_SHOT = { attempts: 1, removeOnComplete: true, removeOnFail: true } as const;
 
@@ -23,7 +24,7 @@ export class AttemptJobs {
     @InjectQueue(SUBMIT_QUEUE) private readonly submitQueue: Queue<AttemptJob>,
     moduleRef: ModuleRef,
   ) {
-    for (const provider of RESOLUTION_PROVIDERS) {
+    for (const provider of PROVIDERS) {
       this.resolutionQueues.set(provider, moduleRef.get(getQueueToken(resolutionQueueFor(provider)), { strict: false }));
     }
   }

@@ -1,7 +1,8 @@
-import { mapStripeRefundStatus, verifyStripeSignature } from '@app/gateways';
 import { isRecord, parseJson } from '@app/common';
-import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from './provider-webhook.event.js';
-import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
+import { mapStripeRefundStatus } from './stripe-refund-status.js';
+import { verifyStripeSignature } from './stripe-webhook.signature.js';
+import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from '../webhook/provider-webhook.event.js';
+import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from '../webhook/webhook-decoder.port.js';
 
 /** Stripe event types we act on, and what each proves about the payment intent. */
 const OUTCOME_BY_TYPE: Record<string, ProviderWebhookEvent['outcome']> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { verifyAsaasWebhookToken } from './asaas-webhook.token.js';
+import { matchesSharedSecret } from './shared-secret.js';
 
-describe('verifyAsaasWebhookToken', () => {
+describe('matchesSharedSecret', () => {
   const token = 'whk_token_0123456789abcdef';
   it.each<[string | undefined, string | undefined, boolean]>([
     [token, token, true],
@@ -12,6 +12,6 @@ describe('verifyAsaasWebhookToken', () => {
     [token, undefined, false],
     ['', '', false],
   ])('header %s against %s → %s', (header, expected, ok) => {
-    expect(verifyAsaasWebhookToken(header, expected)).toBe(ok);
+    expect(matchesSharedSecret(header, expected)).toBe(ok);
   });
 });

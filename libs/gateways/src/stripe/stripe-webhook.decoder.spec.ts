@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signStripePayload } from '@app/gateways';
+import { signStripePayload } from './stripe-webhook.signature.js';
 import { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
 
 const secret = 'whsec_test_secret';

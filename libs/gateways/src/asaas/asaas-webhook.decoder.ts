@@ -1,7 +1,9 @@
-import { mapAsaasPaymentStatus, reaisToCents, verifyAsaasWebhookToken } from '@app/gateways';
 import { isRecord, parseJson } from '@app/common';
-import type { MoneyMovedBack, ProviderWebhookEvent } from './provider-webhook.event.js';
-import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from './webhook-decoder.port.js';
+import { matchesSharedSecret } from '../webhook/shared-secret.js';
+import { reaisToCents } from './asaas-amount.js';
+import { mapAsaasPaymentStatus } from './asaas-status.js';
+import type { MoneyMovedBack, ProviderWebhookEvent } from '../webhook/provider-webhook.event.js';
+import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from '../webhook/webhook-decoder.port.js';
 
 /**
  * Asaas events: `{ id, event, dateCreated, payment: {...} }`, authenticated only by the static token in
@@ -17,7 +19,7 @@ export class AsaasWebhookDecoder extends WebhookDecoder {
   }
 
   decode(rawBody: Buffer, headers: WebhookHeaders, _nowSec: number): DecodedWebhook {
-    if (!verifyAsaasWebhookToken(headerValue(headers, 'asaas-access-token'), this.token)) return { ok: false, reason: 'access token: missing or wrong' };
+    if (!matchesSharedSecret(headerValue(headers, 'asaas-access-token'), this.token)) return { ok: false, reason: 'access token: missing or wrong' };
     const payload = parseJson(rawBody.toString('utf8'));
     if (payload === undefined) return { ok: false, reason: 'body is not JSON' };
     const event = readEvent(payload);

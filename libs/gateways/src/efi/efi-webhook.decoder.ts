@@ -1,7 +1,10 @@
-import { attemptIdFromIdEnvio, mapEfiPixStatus, valorToCents, verifyAsaasWebhookToken as sameSecret } from '@app/gateways';
 import { isRecord, parseJson } from '@app/common';
-import type { ProviderWebhookEvent } from './provider-webhook.event.js';
-import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders, type WebhookTransport } from './webhook-decoder.port.js';
+import { matchesSharedSecret } from '../webhook/shared-secret.js';
+import { valorToCents } from './efi-amount.js';
+import { attemptIdFromIdEnvio } from './efi-id-envio.js';
+import { mapEfiPixStatus } from './efi-pix-status.js';
+import type { ProviderWebhookEvent } from '../webhook/provider-webhook.event.js';
+import { type DecodedWebhook, WebhookDecoder, type WebhookHeaders, type WebhookTransport } from '../webhook/webhook-decoder.port.js';
 
 export interface EfiWebhookAuth {
   /** EFI_WEBHOOK_HMAC: the secret `hmac` query parameter of the registered webhook URL. */
@@ -42,7 +45,7 @@ export class EfiWebhookDecoder extends WebhookDecoder {
     // Never reached through the module (an unconfigured Efí has no route), and never an open door if constructed so.
     if (!byHmac && !this.auth.requireClientCertificate) return 'no webhook authentication is configured for Efí';
     if (this.auth.requireClientCertificate && transport?.tlsClientAuthorized === true) return null;
-    if (byHmac && sameSecret(transport?.query.hmac, this.auth.hmac)) return null;
+    if (byHmac && matchesSharedSecret(transport?.query.hmac, this.auth.hmac)) return null;
     return byHmac ? 'hmac: missing or wrong' : 'client certificate: missing or not trusted';
   }
 }
