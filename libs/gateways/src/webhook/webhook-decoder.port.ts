@@ -22,7 +22,7 @@ export function headerValue(headers: WebhookHeaders, name: string): string | und
 
 /**
  * The webhook port: one decoder per provider authenticates a delivery and reads its events. Pure, so each is
- * tested without HTTP; an abstract class, like PaymentGateway, so the type is also what tests and modules name.
+ * tested without HTTP; an abstract class, like the gateway ports, so the type is also what tests and modules name.
  */
 export abstract class WebhookDecoder {
   abstract readonly provider: string;
