@@ -50,6 +50,14 @@ module.exports = {
       from: { path: '^libs/', pathNot: '^libs/database/src/entities/' },
       to: { circular: true },
     },
+    {
+      name: 'provider-is-one-unit',
+      severity: 'error',
+      comment:
+        'A provider folder (libs/gateways/src/<provider>/, apps/simulator/src/<provider>/) reaches only its own files and the shared ones above it, never another provider\'s: what is shared moves up.',
+      from: { path: '^(libs/gateways/src|apps/simulator/src)/(stripe|asaas|efi)/' },
+      to: { path: '^(libs/gateways/src|apps/simulator/src)/(stripe|asaas|efi)/', pathNot: '^$1/$2/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -3,8 +3,8 @@ import { getQueueToken } from '@nestjs/bull';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptOpener, AttemptSender } from '@app/attempts';
 import { ChargeAttemptEntity, WebhookEventEntity } from '@app/database';
-import { GatewayRegistry } from '@app/gateways';
-import { RESOLUTION_PROVIDERS, resolutionQueueFor, smoothLimiter } from '@app/queues';
+import { GatewayRegistry, PROVIDERS } from '@app/gateways';
+import { resolutionQueueFor, smoothLimiter } from '@app/queues';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { ASAAS_PROFILE } from './support/provider-profiles.js';
@@ -176,8 +176,8 @@ describe('Asaas charges: fields the provider needs, refused with a 400 naming th
 
   it('each provider has its own resolution queue, limited by its adapter\'s query rate', async () => {
     const registry = stack.app.get(GatewayRegistry);
-    expect([...RESOLUTION_PROVIDERS].sort()).toEqual(registry.attemptProviders().sort());
-    for (const provider of RESOLUTION_PROVIDERS) {
+    expect([...PROVIDERS].sort()).toEqual(registry.attemptProviders().sort());
+    for (const provider of PROVIDERS) {
       const queue = stack.app.get<Queue & { limiter?: unknown }>(getQueueToken(resolutionQueueFor(provider)), { strict: false });
       expect(queue.limiter).toEqual(smoothLimiter(registry.forAttempt(provider).capabilities.queryRatePerSecond));
     }

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import Bull from 'bull';
 import pg from 'pg';
 import { migrateDatabase } from '@app/database';
-import { GatewayRegistry, StripeGateway } from '@app/gateways';
+import { GatewayRegistry, StripeGateway, stripePorts } from '@app/gateways';
 import { resolutionQueueFor } from '@app/queues';
 import { startSimulator } from '@app/simulator';
 import { intArg, startService } from './bench-process.js';
@@ -23,7 +23,7 @@ const prefix = `bench-${randomUUID().slice(0, 8)}`;
 await migrateDatabase(databaseUrl);
 const sim = await startSimulator({ port: 0, controlPort: 0 });
 const gateway = new StripeGateway({ apiBase: sim.apiUrl, secretKey: 'sk_test_bench', connectTimeoutMs: 3000, readTimeoutMs: 15_000 });
-const registry = new GatewayRegistry([gateway], 'stripe');
+const registry = new GatewayRegistry([stripePorts(gateway)], 'stripe');
 const db = new pg.Pool({ connectionString: databaseUrl, max: 8 });
 
 console.log(`bench:resolve  N=${n} limit=${limit}/s workers=${workers}: seeding ${n} unknown attempts...`);

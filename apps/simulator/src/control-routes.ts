@@ -1,15 +1,15 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isRecord } from '@app/common';
 import { InvalidControlInput, optionalNumber, optionalString } from './control-input.js';
-import type { PlantChargeInput } from './simulator-engine.js';
-import type { PlantAsaasPaymentInput } from './asaas-engine.js';
+import type { PlantChargeInput } from './stripe/stripe-statement.js';
+import type { PlantAsaasPaymentInput } from './asaas/asaas-engine.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
-import type { IntentStatus } from './payment-intent.js';
-import type { RefundStatus } from './refund.js';
+import type { IntentStatus } from './stripe/payment-intent.js';
+import type { RefundStatus } from './stripe/refund.js';
 import type { Simulator } from './simulator.js';
-import type { StripeEventType } from './stripe-events.js';
-import type { AsaasEventType } from './asaas-events.js';
-import type { AsaasPaymentStatus } from './asaas-payment.js';
+import type { StripeEventType } from './stripe/stripe-events.js';
+import type { AsaasEventType } from './asaas/asaas-events.js';
+import type { AsaasPaymentStatus } from './asaas/asaas-payment.js';
 
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
 const ASAAS_STATUS_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/status$/;

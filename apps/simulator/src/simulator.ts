@@ -1,15 +1,15 @@
 import type { LoggedCreateRequest } from './create-request-log.js';
 import type { FaultPlan, PendingFaultRule } from './fault-plan.js';
-import type { IntentStatus, StripePaymentIntent } from './payment-intent.js';
-import type { PlantChargeInput } from './simulator-engine.js';
+import type { IntentStatus, StripePaymentIntent } from './stripe/payment-intent.js';
+import type { PlantChargeInput } from './stripe/stripe-statement.js';
 import type { SimulatorConfig, SimulatorConfigPatch } from './simulator-config.js';
 import type { SimulatorStatsSnapshot } from './simulator-stats.js';
-import type { StripeEventType } from './stripe-events.js';
+import type { StripeEventType } from './stripe/stripe-events.js';
 import type { WebhookDelivery } from './webhook-sender.js';
-import type { PlantAsaasPaymentInput } from './asaas-engine.js';
-import type { AsaasEventType } from './asaas-events.js';
-import type { AsaasPayment, AsaasPaymentStatus } from './asaas-payment.js';
-import type { RefundStatus, StripeRefund } from './refund.js';
+import type { PlantAsaasPaymentInput } from './asaas/asaas-engine.js';
+import type { AsaasEventType } from './asaas/asaas-events.js';
+import type { AsaasPayment, AsaasPaymentStatus } from './asaas/asaas-payment.js';
+import type { RefundStatus, StripeRefund } from './stripe/refund.js';
 
 export interface SimulatorOptions extends SimulatorConfigPatch {
   /** Stripe API port; 0 (the default) picks a free one. */

@@ -3,7 +3,7 @@ import { createControlRouter } from './control-routes.js';
 import { DEFAULT_CONFIG, applyConfigPatch } from './simulator-config.js';
 import { SimulatorEngine } from './simulator-engine.js';
 import type { Simulator, SimulatorOptions } from './simulator.js';
-import { createStripeRouter } from './stripe-router.js';
+import { createApiRouter } from './api-router.js';
 
 /**
  * Starts the Stripe API and the control API on two ports, so closing the first (to refuse connections)
@@ -12,7 +12,7 @@ import { createStripeRouter } from './stripe-router.js';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const { port = 0, controlPort = 0, host = '127.0.0.1', ...configPatch } = options;
   const engine = new SimulatorEngine(applyConfigPatch(DEFAULT_CONFIG, configPatch));
-  const api = new RestartableListener(createStripeRouter(engine), host);
+  const api = new RestartableListener(createApiRouter(engine), host);
   let control: RestartableListener | null = null;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
@@ -24,10 +24,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return `http://${urlHost}:${control?.boundPort ?? 0}`;
     },
     stats: () => engine.stats.snapshot(engine.hangs.size),
-    requests: (idempotencyKey) => engine.requestLog.list(idempotencyKey),
-    intents: (filter) => engine.intents(filter),
-    refunds: (filter) => engine.refunds(filter),
-    setRefundStatus: (refundId, status) => structuredClone(engine.setRefundStatus(refundId, status)),
+    requests: (idempotencyKey) => engine.stripe.requestLog.list(idempotencyKey),
+    intents: (filter) => engine.stripe.intents(filter),
+    refunds: (filter) => engine.stripe.refunds(filter),
+    setRefundStatus: (refundId, status) => structuredClone(engine.stripe.setRefundStatus(refundId, status)),
     config: () => structuredClone(engine.config),
     configure: (patch) => structuredClone(engine.configure(patch)),
     setFaults: (plan) => engine.faults.setPlan(plan),
@@ -38,14 +38,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await api.refuse();
     },
     acceptConnections: () => api.accept(),
-    setIntentStatus: (intentId, status) => structuredClone(engine.setIntentStatus(intentId, status)),
-    sendWebhook: ({ eventType, intentId }) => engine.sendWebhook(eventType, intentId),
-    forgeWebhook: ({ type, attemptId }) => engine.forgeWebhook(type, attemptId),
-    plantCharges: (charges) => charges.map((charge) => engine.plantCharge(charge)),
-    addMovement: (intentId, kind, input) => engine.addMovement(intentId, kind, input),
-    webhookDeliveries: () => engine.webhooks.deliveries(),
+    setIntentStatus: (intentId, status) => structuredClone(engine.stripe.setIntentStatus(intentId, status)),
+    sendWebhook: ({ eventType, intentId }) => engine.stripe.sendWebhook(eventType, intentId),
+    forgeWebhook: ({ type, attemptId }) => engine.stripe.forgeWebhook(type, attemptId),
+    plantCharges: (charges) => charges.map((charge) => engine.stripe.statement.plantCharge(charge)),
+    addMovement: (intentId, kind, input) => engine.stripe.statement.addMovement(intentId, kind, input),
+    webhookDeliveries: () => engine.stripe.webhooks.deliveries(),
     webhooksIdle: async () => {
-      await Promise.all([engine.webhooks.idle(), engine.asaas.webhooks.idle()]);
+      await Promise.all([engine.stripe.webhooks.idle(), engine.asaas.webhooks.idle()]);
     },
     asaasPayments: (filter) => engine.asaas.payments(filter),
     plantAsaasPayments: (payments) => engine.asaas.plantPayments(payments),

@@ -1,8 +1,7 @@
-import { ProviderHttpClient, signStripePayload } from '@app/gateways';
+import { ProviderHttpClient } from '@app/gateways';
 import { createPrng } from './prng.js';
 import type { WebhookSettings } from './simulator-config.js';
 import type { SimulatorStats } from './simulator-stats.js';
-import type { StripeEvent } from './stripe-events.js';
 
 export interface WebhookDelivery {
   eventId: string;
@@ -18,7 +17,6 @@ export interface WebhookDelivery {
 
 const DROP_SEED = 0x5eed;
 const MAX_KEPT_DELIVERIES = 10_000;
-const FORGED_SECRET = 'whsec_forged_by_simulator';
 
 /** How one provider's events are named and authenticated on the wire. */
 export interface WebhookFormat<E> {
@@ -27,23 +25,13 @@ export interface WebhookFormat<E> {
   headers(body: string, secret: string, forged: boolean): Record<string, string>;
 }
 
-/** Stripe: `Stripe-Signature` over the raw body with the endpoint secret. */
-export const STRIPE_WEBHOOK_FORMAT: WebhookFormat<StripeEvent> = {
-  describe: (event) => ({ eventId: event.id, type: event.type, intentId: event.data.object.id }),
-  headers: (body, secret, forged) => ({
-    'Content-Type': 'application/json; charset=utf-8',
-    'Stripe-Signature': signStripePayload(body, forged ? FORGED_SECRET : secret, Math.floor(Date.now() / 1000)),
-    'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks) charge-once-simulator',
-  }),
-};
-
 /**
  * Delivers signed events like Stripe: at least once (with configurable duplicates), in no promised order
  * (reorder), sometimes never (drop). Batches are delivered one after another so a test sees a
  * reproducible order. Delivery failures are recorded, never thrown: a broken receiver must not take the
  * simulator down.
  */
-export class WebhookSender<E = StripeEvent> {
+export class WebhookSender<E> {
   private readonly http = new ProviderHttpClient({ connectTimeoutMs: 2_000, readTimeoutMs: 10_000 });
   private readonly abort = new AbortController();
   /** Delay timers and how to cut each short when the simulator closes. */

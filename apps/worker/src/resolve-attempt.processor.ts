@@ -1,42 +1,28 @@
 import { Process, Processor } from '@nestjs/bull';
+import type { Type } from '@nestjs/common';
 import type { Job } from 'bull';
 import { resolutionQueueFor, type AttemptJob } from '@app/queues';
 import { inJobSpan } from '@app/observability';
 import { UnknownAttemptResolver } from '@app/resolution';
 
 /**
- * One provider lookup for one unknown attempt; Bull's limiter paces these across all workers. One
- * processor per provider queue, because each queue carries its provider's own query budget.
+ * The processor of one provider's resolution queue: one provider lookup for one unknown attempt, paced by that
+ * queue's limiter across all workers. Bull's `@Processor(name)` binds a class to one queue, so the worker makes one
+ * class per registered provider (PROVIDERS) from this one definition rather than a copy each.
  */
-@Processor(resolutionQueueFor('stripe'))
-export class ResolveStripeAttemptProcessor {
-  constructor(private readonly resolver: UnknownAttemptResolver) {}
+export function resolveAttemptProcessorFor(provider: string): Type {
+  @Processor(resolutionQueueFor(provider))
+  class ResolveAttemptProcessor {
+    constructor(private readonly resolver: UnknownAttemptResolver) {}
 
-  @Process({ concurrency: 16 })
-  async handle(job: Job<AttemptJob>): Promise<void> {
-    await resolveInJobSpan(this.resolver, job);
+    @Process({ concurrency: 16 })
+    async handle(job: Job<AttemptJob>): Promise<void> {
+      await resolveInJobSpan(this.resolver, job);
+    }
   }
-}
-
-@Processor(resolutionQueueFor('asaas'))
-export class ResolveAsaasAttemptProcessor {
-  constructor(private readonly resolver: UnknownAttemptResolver) {}
-
-  @Process({ concurrency: 16 })
-  async handle(job: Job<AttemptJob>): Promise<void> {
-    await resolveInJobSpan(this.resolver, job);
-  }
-}
-
-/** Pix payouts (Efí): lookups by idEnvio spend Efí's budget, not a card provider's. */
-@Processor(resolutionQueueFor('efi'))
-export class ResolveEfiAttemptProcessor {
-  constructor(private readonly resolver: UnknownAttemptResolver) {}
-
-  @Process({ concurrency: 16 })
-  async handle(job: Job<AttemptJob>): Promise<void> {
-    await resolveInJobSpan(this.resolver, job);
-  }
+  // Named per provider: Nest names providers by class in its logs and errors.
+  Object.defineProperty(ResolveAttemptProcessor, 'name', { value: `Resolve${provider[0].toUpperCase()}${provider.slice(1)}AttemptProcessor` });
+  return ResolveAttemptProcessor;
 }
 
 /** The job's span links to the trace that queued it (the submit that left the attempt unknown, say). */

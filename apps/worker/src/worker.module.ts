@@ -4,12 +4,12 @@ import { AttemptsModule } from '@app/attempts';
 import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { GatewaysModule } from '@app/gateways';
+import { GatewaysModule, PROVIDERS } from '@app/gateways';
 import { LoggerModule } from '@app/observability';
 import { QueuesModule } from '@app/queues';
 import { ReconciliationModule } from '@app/reconciliation';
 import { ResolutionModule } from '@app/resolution';
-import { ResolveAsaasAttemptProcessor, ResolveEfiAttemptProcessor, ResolveStripeAttemptProcessor } from './resolve-attempt.processor.js';
+import { resolveAttemptProcessorFor } from './resolve-attempt.processor.js';
 import { SendAttemptProcessor } from './send-attempt.processor.js';
 import { ScheduledWork } from './scheduled-work.js';
 import { ReconciliationSchedule } from './reconciliation-schedule.js';
@@ -17,6 +17,6 @@ import { ReconciliationSchedule } from './reconciliation-schedule.js';
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
   imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule],
-  providers: [SendAttemptProcessor, ResolveStripeAttemptProcessor, ResolveAsaasAttemptProcessor, ResolveEfiAttemptProcessor, ScheduledWork, ReconciliationSchedule],
+  providers: [SendAttemptProcessor, ...PROVIDERS.map(resolveAttemptProcessorFor), ScheduledWork, ReconciliationSchedule],
 })
 export class WorkerModule {}

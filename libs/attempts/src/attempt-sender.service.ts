@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval, uniqueOrNull } from '@app/database';
-import { GatewayRegistry, type AttemptGateway } from '@app/gateways';
+import { GatewayRegistry, type ProviderPorts } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
 import { isCapture } from './capture.sql.js';
@@ -68,7 +68,7 @@ export class AttemptSender {
     return this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
-  private async dispatch(gateway: AttemptGateway, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
+  private async dispatch(gateway: ProviderPorts, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
     const { result, outcome } = await createAndClassify(gateway, attempt, claimed);
     this.logger.log(
       { attemptId: attempt.id, chargeId: attempt.chargeId, operation: attempt.operation, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
@@ -86,7 +86,7 @@ export class AttemptSender {
     return this.record(attempt, claimed, outcome, evidence, actor);
   }
 
-  private mayResend(attempt: ChargeAttemptEntity, gateway: AttemptGateway): boolean {
+  private mayResend(attempt: ChargeAttemptEntity, gateway: ProviderPorts): boolean {
     return mayResend({
       attemptCreatedAt: attempt.createdAt,
       now: new Date(),

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AttemptOperationColumn } from '@app/database';
-import { PaymentGateway, PixPayoutGateway, type AttemptGateway, type GatewayCallResult, type LookupResult } from '@app/gateways';
+import type { GatewayCallResult, LookupResult, OperationPorts, ProviderPorts } from '@app/gateways';
 import { inSpan } from '@app/observability';
 
 export type AttemptOperation = AttemptOperationColumn;
@@ -27,30 +27,33 @@ export interface AttemptTarget {
   refundedProviderChargeId: string | null;
 }
 
+/** The provider calls that create and find one operation's attempts, through that operation's port. */
+interface OperationCalls<O extends AttemptOperation> {
+  create(port: OperationPorts[O], idempotencyKey: string, payload: string): Promise<GatewayCallResult>;
+  lookup(port: OperationPorts[O], target: AttemptTarget): Promise<LookupResult>;
+}
+
 /**
  * The only place that differs by operation: which provider call creates it and which finds it. The sender,
  * the resolver and the re-check pick the call here; every rule around the call is shared.
  */
-const OPERATIONS: Record<AttemptOperation, {
-  create(gateway: AttemptGateway, idempotencyKey: string, payload: string): Promise<GatewayCallResult>;
-  lookup(gateway: AttemptGateway, target: AttemptTarget): Promise<LookupResult>;
-}> = {
+const OPERATIONS: { [O in AttemptOperation]: OperationCalls<O> } = {
   charge: {
-    create: (gateway, key, payload) => payment(gateway).createCharge(key, payload),
-    lookup: (gateway, t) =>
-      payment(gateway).findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
+    create: (port, key, payload) => port.createCharge(key, payload),
+    lookup: (port, t) =>
+      port.findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
   },
   refund: {
-    create: (gateway, key, payload) => payment(gateway).createRefund(key, payload),
-    lookup: (gateway, t) =>
+    create: (port, key, payload) => port.createRefund(key, payload),
+    lookup: (port, t) =>
       t.refundedProviderChargeId && t.refundId
-        ? payment(gateway).findRefundByReference({ attemptId: t.attemptId, refundId: t.refundId, providerChargeId: t.refundedProviderChargeId, createdAt: t.createdAt, providerRefundId: t.providerChargeId })
+        ? port.findRefundByReference({ attemptId: t.attemptId, refundId: t.refundId, providerChargeId: t.refundedProviderChargeId, createdAt: t.createdAt, providerRefundId: t.providerChargeId })
         : Promise.resolve({ kind: 'error', message: 'the refunded charge has no provider id', httpStatus: null, durationMs: 0 }),
   },
   // A payout attempt's idempotency key is its own id, so its transfer id (Efí idEnvio) derives from either.
   payout: {
-    create: (gateway, key, payload) => pix(gateway).sendPix(pix(gateway).transferIdFor(key), payload),
-    lookup: (gateway, t) => pix(gateway).findTransfer(pix(gateway).transferIdFor(t.attemptId)),
+    create: (port, key, payload) => port.sendPix(port.transferIdFor(key), payload),
+    lookup: (port, t) => port.findTransfer(port.transferIdFor(t.attemptId)),
   },
 };
 
@@ -60,27 +63,25 @@ function ownedBy(target: AttemptTarget): string {
   return target.chargeId;
 }
 
-function payment(gateway: AttemptGateway): PaymentGateway {
-  if (!(gateway instanceof PaymentGateway)) throw new TypeError(`${gateway.provider} is not a payment gateway`);
-  return gateway;
+function create<O extends AttemptOperation>(provider: ProviderPorts, operation: O, idempotencyKey: string, payload: string): Promise<GatewayCallResult> {
+  return OPERATIONS[operation].create(provider.port(operation), idempotencyKey, payload);
 }
 
-function pix(gateway: AttemptGateway): PixPayoutGateway {
-  if (!(gateway instanceof PixPayoutGateway)) throw new TypeError(`${gateway.provider} is not a Pix payout gateway`);
-  return gateway;
+function lookup<O extends AttemptOperation>(provider: ProviderPorts, operation: O, target: AttemptTarget): Promise<LookupResult> {
+  return OPERATIONS[operation].lookup(provider.port(operation), target);
 }
 
-export function createAtProvider(gateway: AttemptGateway, attempt: { operation: AttemptOperation; idempotencyKey: string; payload: string }): Promise<GatewayCallResult> {
-  return OPERATIONS[attempt.operation].create(gateway, attempt.idempotencyKey, attempt.payload);
+export function createAtProvider(provider: ProviderPorts, attempt: { operation: AttemptOperation; idempotencyKey: string; payload: string }): Promise<GatewayCallResult> {
+  return create(provider, attempt.operation, attempt.idempotencyKey, attempt.payload);
 }
 
 /** One lookup at the provider, in a span naming the attempt, the provider and what the lookup found. */
-export function lookupAtProvider(gateway: AttemptGateway, target: AttemptTarget): Promise<LookupResult> {
+export function lookupAtProvider(provider: ProviderPorts, target: AttemptTarget): Promise<LookupResult> {
   const attributes = { 'charge_once.attempt_id': target.attemptId, 'charge_once.provider': target.provider, 'charge_once.operation': target.operation };
   return inSpan('provider.lookup', attributes, async (span) => {
-    const lookup = await OPERATIONS[target.operation].lookup(gateway, target);
-    span.setAttribute('charge_once.outcome', lookup.kind);
-    return lookup;
+    const found = await lookup(provider, target.operation, target);
+    span.setAttribute('charge_once.outcome', found.kind);
+    return found;
   });
 }
 

@@ -1,9 +1,6 @@
 import { DomainError } from '@app/common';
-import type { PaymentGateway } from './payment-gateway.port.js';
-import type { PixPayoutGateway } from './pix-payout-gateway.port.js';
-
-/** Any adapter an attempt can be sent through: a payment gateway (charges, refunds) or a Pix payout gateway. */
-export type AttemptGateway = PaymentGateway | PixPayoutGateway;
+import type { ChargeGateway } from './charge-gateway.port.js';
+import type { ProviderPorts } from './provider-ports.js';
 
 export class UnknownProviderError extends DomainError {
   readonly code = 'unknown_provider';
@@ -13,42 +10,44 @@ export class UnknownProviderError extends DomainError {
   }
 }
 
-/** Adapters by provider name; a charge names its provider and every later step looks it up here. */
+/**
+ * Every registered provider by name; a charge, refund or payout names its provider and every later step looks it
+ * up here. The worker makes one resolution queue and processor per provider from the same list (PROVIDERS).
+ */
 export class GatewayRegistry {
-  private readonly byName: Map<string, PaymentGateway>;
-  private readonly payoutsByName: Map<string, PixPayoutGateway>;
+  private readonly byName: Map<string, ProviderPorts>;
 
   constructor(
-    gateways: PaymentGateway[],
+    providers: ProviderPorts[],
     readonly defaultProvider: string,
-    payoutGateways: PixPayoutGateway[] = [],
   ) {
-    this.byName = new Map(gateways.map((g) => [g.provider, g]));
-    this.payoutsByName = new Map(payoutGateways.map((g) => [g.provider, g]));
+    this.byName = new Map(providers.map((p) => [p.provider, p]));
   }
 
   /**
-   * The adapter an attempt of this provider goes through, whatever its operation: the one sender, resolver and
-   * re-check read capabilities here and hand it to the attempt's operation (attempt-operations.ts).
+   * The provider an attempt names, whatever its operation: the one sender, resolver and re-check read its
+   * capabilities here and take the port of the attempt's operation from it (attempt.operations.ts).
    */
-  forAttempt(provider: string): AttemptGateway {
-    const gateway = this.byName.get(provider) ?? this.payoutsByName.get(provider);
-    if (!gateway) throw new UnknownProviderError(provider, [...this.names(), ...this.payoutsByName.keys()]);
-    return gateway;
+  forAttempt(provider: string): ProviderPorts {
+    const ports = this.byName.get(provider);
+    if (!ports) throw new UnknownProviderError(provider, this.attemptProviders());
+    return ports;
   }
 
-  get(provider: string): PaymentGateway {
-    const gateway = this.byName.get(provider);
-    if (!gateway) throw new UnknownProviderError(provider, this.names());
-    return gateway;
+  /** The charge port of a provider that takes charges (Stripe, Asaas). */
+  get(provider: string): ChargeGateway {
+    const ports = this.byName.get(provider);
+    if (!ports?.offers('charge')) throw new UnknownProviderError(provider, this.names());
+    return ports.port('charge');
   }
 
-  names(): string[] {
-    return [...this.byName.keys()];
+  /** The providers that take charges. */
+  private names(): string[] {
+    return this.attemptProviders().filter((name) => this.forAttempt(name).offers('charge'));
   }
 
-  /** Every provider an attempt can name: payment gateways and payout gateways. */
+  /** Every provider an attempt can name: charge providers and payout providers. */
   attemptProviders(): string[] {
-    return [...this.byName.keys(), ...this.payoutsByName.keys()];
+    return [...this.byName.keys()];
   }
 }

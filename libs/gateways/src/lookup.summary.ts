@@ -1,4 +1,4 @@
-import type { LookupResult, RetrieveResult } from './payment-gateway.port.js';
+import type { LookupResult, RetrieveResult } from './provider-lookup.result.js';
 
 /** What a lookup proved, small enough to keep as evidence (never the provider's whole body). */
 export function summariseLookup(lookup: LookupResult): Record<string, unknown> {

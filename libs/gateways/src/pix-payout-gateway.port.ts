@@ -1,6 +1,6 @@
 import type { GatewayCallResult } from './gateway-call.result.js';
 import type { GatewayCapabilities } from './gateway.capabilities.js';
-import type { LookupResult } from './payment-gateway.port.js';
+import type { LookupResult } from './provider-lookup.result.js';
 
 /** What is sent for one payout attempt; encoded once, stored on the attempt, resent byte for byte. */
 export interface PixSendRequest {
@@ -29,9 +29,9 @@ export interface SentPixLine {
 }
 
 /**
- * The Pix cash-out port and its DI token (money going out, DESIGN.md §10). Kept apart from PaymentGateway so
- * the charge port is untouched; it answers in the same shapes (GatewayCallResult, LookupResult) so one
- * classifier and one resolver serve both. Like every adapter: exactly one HTTP call per send (an OAuth token
+ * The Pix cash-out port and its DI token (money going out, DESIGN.md §10), the payout family's port beside the
+ * charge and refund ports; it answers in the same shapes (GatewayCallResult, LookupResult) so one classifier and
+ * one resolver serve every family. Like every adapter: exactly one HTTP call per send (an OAuth token
  * fetch before it never counts as the send), no hidden retries, the transfer id derived from the attempt.
  */
 export abstract class PixPayoutGateway {

@@ -2,9 +2,10 @@ import { InjectQueue, getQueueToken } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
+import { PROVIDERS } from '@app/gateways';
 import { traceCarrier, type TraceCarrier } from '@app/observability/tracing';
 import { addUnlessLive } from './live-reminder.js';
-import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
+import { SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 const ONE_SHOT = { attempts: 1, removeOnComplete: true, removeOnFail: true } as const;
 
@@ -26,7 +27,7 @@ export class AttemptJobs {
     @InjectQueue(SUBMIT_QUEUE) private readonly submitQueue: Queue<AttemptJob>,
     moduleRef: ModuleRef,
   ) {
-    for (const provider of RESOLUTION_PROVIDERS) {
+    for (const provider of PROVIDERS) {
       this.resolutionQueues.set(provider, moduleRef.get(getQueueToken(resolutionQueueFor(provider)), { strict: false }));
     }
   }

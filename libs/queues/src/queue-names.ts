@@ -1,16 +1,15 @@
+import { PROVIDERS } from '@app/gateways';
+
 /** Queue names in one place: the api enqueues, the worker processes. */
 export const SUBMIT_QUEUE = 'attempt-submit';
 
 /**
- * Resolution queries go to one queue per provider, because Bull's rate limiter is per queue and each
- * provider has its own query budget (a Stripe backlog must not spend Asaas's quota, nor the reverse).
- * Adding a provider adds its name here; a test checks this list against the gateway registry.
+ * Resolution queries go to one queue per registered provider (PROVIDERS), because Bull's rate limiter is per
+ * queue and each provider has its own query budget (a Stripe backlog must not spend Asaas's quota, nor the reverse).
  */
-export const RESOLUTION_PROVIDERS = ['stripe', 'asaas', 'efi'] as const;
-
 export function resolutionQueueFor(provider: string): string {
   return `attempt-resolution-${provider}`;
 }
 
 /** Every queue, for the queue board and the queue depth gauge. */
-export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, ...RESOLUTION_PROVIDERS.map(resolutionQueueFor)];
+export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, ...PROVIDERS.map(resolutionQueueFor)];

@@ -2,9 +2,9 @@ import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
-import { GatewayRegistry } from '@app/gateways';
+import { GatewayRegistry, PROVIDERS } from '@app/gateways';
 import { smoothLimiter } from './rules/smooth-limiter.js';
-import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
+import { SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 /**
  * The Redis connection every queue shares. Redis is only a reminder: the database is the source of
@@ -25,7 +25,7 @@ import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-
     // Bull's limiter lives in Redis, so each provider's query budget (a capability of its adapter) holds
     // across every worker process: a backlog of unknowns cannot get the account blocked.
     BullModule.registerQueueAsync(
-      ...RESOLUTION_PROVIDERS.map((provider) => ({
+      ...PROVIDERS.map((provider) => ({
         name: resolutionQueueFor(provider),
         inject: [GatewayRegistry],
         useFactory: (gateways: GatewayRegistry) => ({ limiter: smoothLimiter(gateways.forAttempt(provider).capabilities.queryRatePerSecond) }),

@@ -1,9 +1,9 @@
-import { PixPayoutGateway, StatementUnsupportedError, type GatewayRegistry, type SentPixLine, type StatementLine, type StatementRequest, type StatementSource } from '@app/gateways';
+import { StatementUnsupportedError, type GatewayRegistry, type SentPixLine, type StatementLine, type StatementRequest, type StatementSource } from '@app/gateways';
 
 /** What a provider's statement is matched against: our charges (with their refunds and disputes), or our Pix payouts. */
 export type StatementSubject = 'charges' | 'payouts';
 
-/** The statements a provider offers, whichever port its adapter implements. */
+/** The statements a provider offers, whichever ports it has. */
 export function statementSourcesOf(gateways: GatewayRegistry, provider: string): readonly StatementSource[] {
   return gateways.forAttempt(provider).capabilities.statementSources;
 }
@@ -26,10 +26,10 @@ export function statementReadEnd(gateways: GatewayRegistry, provider: string, da
  * gateway's sent-Pix list becomes balance changes like any other statement, so one staging table serves both.
  */
 export function openStatement(gateways: GatewayRegistry, provider: string, request: StatementRequest): { subject: StatementSubject; lines: AsyncIterable<StatementLine> } {
-  const gateway = gateways.forAttempt(provider);
-  if (!(gateway instanceof PixPayoutGateway)) return { subject: 'charges', lines: gateway.statement(request) };
-  if (!gateway.capabilities.statementSources.includes(request.source)) throw new StatementUnsupportedError(provider, request.source);
-  return { subject: 'payouts', lines: sentPixAsBalanceChanges(gateway.sentPixStatement(request.from, request.to, request.signal)) };
+  const ports = gateways.forAttempt(provider);
+  if (!ports.offers('payout')) return { subject: 'charges', lines: ports.port('charge').statement(request) };
+  if (!ports.capabilities.statementSources.includes(request.source)) throw new StatementUnsupportedError(provider, request.source);
+  return { subject: 'payouts', lines: sentPixAsBalanceChanges(ports.port('payout').sentPixStatement(request.from, request.to, request.signal)) };
 }
 
 /**

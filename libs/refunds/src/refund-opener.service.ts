@@ -233,7 +233,7 @@ export class RefundOpener {
   /** A new key per attempt, never derived from the refund: a refused try must not be replayed forever. */
   private async insertAttempt(em: EntityManager, target: RefundTarget, refund: RefundEntity, actor: string): Promise<ChargeAttemptEntity> {
     const id = randomUUID();
-    const payload = this.gateways.get(target.provider).encodeRefund({
+    const payload = this.gateways.forAttempt(target.provider).port('refund').encodeRefund({
       attemptId: id,
       refundId: refund.id,
       chargeId: target.chargeId,

@@ -5,7 +5,7 @@ import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loa
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { inSpan, resolutionDecisionsTotal } from '@app/observability';
-import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
+import { GatewayRegistry, summariseLookup, type ProviderPorts, type LookupResult } from '@app/gateways';
 import { AttemptJobs } from '@app/queues';
 import { openReviewItem } from '@app/review/items';
 import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
@@ -74,7 +74,7 @@ export class UnknownAttemptResolver {
     return decision;
   }
 
-  private async lookup(gateway: AttemptGateway, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
+  private async lookup(gateway: ProviderPorts, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
     const lookup = await lookupAtProvider(gateway, target);
     await this.calls.record({
       attemptId: attempt.id,

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { isUuid } from '@app/common';
-import type { RefundFact } from './provider-webhook.event.js';
+import type { RefundFact } from '@app/gateways';
 
 /** Our refund attempt a refund event is about: by the reference we sent, then by the refund id we recorded. */
 export async function matchRefundAttempt(em: EntityManager, provider: string, refund: RefundFact): Promise<string | null> {

@@ -1,4 +1,4 @@
-import type { WebhookDecoder } from './webhook-decoder.port.js';
+import type { WebhookDecoder } from '@app/gateways';
 import { UnknownWebhookProviderError } from './webhooks.errors.js';
 
 /** Decoders by provider name, the DI token the ingest depends on (GatewayRegistry's twin for webhooks). */

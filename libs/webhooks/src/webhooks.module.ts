@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { AsaasWebhookDecoder } from './asaas-webhook.decoder.js';
-import { EfiWebhookDecoder } from './efi-webhook.decoder.js';
-import { StripeWebhookDecoder } from './stripe-webhook.decoder.js';
+import { AsaasWebhookDecoder, EfiWebhookDecoder, StripeWebhookDecoder } from '@app/gateways';
 import { WebhookDecoderRegistry } from './webhook-decoder.registry.js';
 import { WebhookIngestService } from './webhook-ingest.service.js';
 

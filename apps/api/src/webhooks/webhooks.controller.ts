@@ -4,7 +4,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { TLSSocket } from 'node:tls';
 import { Public } from '@app/auth';
-import { WebhookIngestService, type IngestResult, type WebhookTransport } from '@app/webhooks';
+import type { WebhookTransport } from '@app/gateways';
+import { WebhookIngestService, type IngestResult } from '@app/webhooks';
 
 /** Authenticated by the provider's signature over the raw body, not by a bearer token (Efí: mTLS or the URL's hmac). */
 @ApiExcludeController()

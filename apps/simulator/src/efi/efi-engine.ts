@@ -3,7 +3,7 @@ import { FaultPlanner } from '../fault-plan.js';
 import { HangTracker } from '../hang-tracker.js';
 import { DEFAULT_EFI_CONFIG, type EfiSimulatorConfig } from './efi-simulator-config.js';
 import { emptyEfiStats, type EfiSimulatorStats } from './efi-stats.js';
-import { EfiTransferStore, newEndToEndId, type EfiPixStatus, type EfiTransfer } from './efi-transfers.js';
+import { EfiTransferStore, newEndToEndId, type EfiPixStatus, type EfiTransfer } from './efi-transfers.store.js';
 import { EfiWebhookSender } from './efi-webhook-sender.js';
 
 export interface NewTransfer {

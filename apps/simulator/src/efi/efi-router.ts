@@ -4,7 +4,7 @@ import { readBody, requestUrl, sendJson } from '../http-io.js';
 import type { EfiEngine } from './efi-engine.js';
 import { efiErrors } from './efi-errors.js';
 import { sendPixRoute } from './efi-send-route.js';
-import { transferView } from './efi-transfers.js';
+import { transferView } from './efi-transfers.store.js';
 
 const SEND_PATH = /^\/v3\/gn\/pix\/([^/]+)$/;
 const LOOKUP_PATH = /^\/v2\/gn\/pix\/enviados\/id-envio\/([^/]+)$/;

@@ -5,7 +5,7 @@ import { readBody, sendJson } from '../http-io.js';
 import { applyGateFault, type Reply } from '../gate-fault.reply.js';
 import type { EfiEngine, NewTransfer } from './efi-engine.js';
 import { efiErrors } from './efi-errors.js';
-import { transferView } from './efi-transfers.js';
+import { transferView } from './efi-transfers.store.js';
 
 const VALOR = /^(0|[1-9]\d*)\.\d{2}$/;
 

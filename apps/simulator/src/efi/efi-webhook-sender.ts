@@ -1,6 +1,6 @@
 import { ProviderHttpClient } from '@app/gateways';
 import type { EfiSimulatorConfig } from './efi-simulator-config.js';
-import type { EfiTransfer } from './efi-transfers.js';
+import type { EfiTransfer } from './efi-transfers.store.js';
 
 export interface EfiWebhookDelivery {
   idEnvio: string;

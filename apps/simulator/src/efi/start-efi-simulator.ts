@@ -5,7 +5,7 @@ import { EfiEngine, type PlantedTransfer } from './efi-engine.js';
 import { createEfiRouter } from './efi-router.js';
 import { DEFAULT_EFI_CONFIG, type EfiSimulatorConfig } from './efi-simulator-config.js';
 import type { EfiSimulatorStats } from './efi-stats.js';
-import type { EfiPixStatus, EfiTransfer } from './efi-transfers.js';
+import type { EfiPixStatus, EfiTransfer } from './efi-transfers.store.js';
 import type { EfiWebhookDelivery } from './efi-webhook-sender.js';
 
 export interface EfiSimulatorOptions extends Partial<EfiSimulatorConfig> {

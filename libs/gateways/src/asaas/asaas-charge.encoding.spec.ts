@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChargeRequest } from '../payment-gateway.port.js';
+import type { ChargeRequest } from '../charge-gateway.port.js';
 import { asaasChargeProblem, encodeAsaasCharge, todayIn } from './asaas-charge.encoding.js';
 
 const request: ChargeRequest = {

@@ -1,5 +1,5 @@
 import { dayIn } from './asaas-days.js';
-import type { ChargeFieldProblem, ChargeFields, ChargeRequest } from '../payment-gateway.port.js';
+import type { ChargeFieldProblem, ChargeFields, ChargeRequest } from '../charge-gateway.port.js';
 import { centsToReais } from './asaas-amount.js';
 
 export const ASAAS_BILLING_TYPES = ['PIX', 'BOLETO', 'CREDIT_CARD'] as const;

@@ -1,4 +1,4 @@
-import type { StatementRequest } from '../payment-gateway.port.js';
+import type { StatementRequest } from '../statement/statement-line.js';
 import { StatementMovedError } from '../statement.errors.js';
 import { readStatementPage, type PageReading, type StatementPage } from '../statement/statement-page.retry.js';
 

@@ -1,5 +1,5 @@
 import { isRecord } from '@app/common';
-import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { readStatementPage, type PageReading } from '../statement/statement-page.retry.js';
 import { reaisToCents } from './asaas-amount.js';
 import { dayIn, wallClockIn } from './asaas-days.js';

@@ -2,7 +2,8 @@ import { isRecord, parseJson } from '@app/common';
 import type { GatewayCallResult, ProviderOutcome } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
-import type { ProviderCharge, RefundRequest } from '../payment-gateway.port.js';
+import type { ProviderCharge } from '../provider-lookup.result.js';
+import type { RefundRequest } from '../refund-gateway.port.js';
 import { centsToReais, reaisToCents } from './asaas-amount.js';
 import { readAsaasError, readPayment } from './asaas-payment.response.js';
 

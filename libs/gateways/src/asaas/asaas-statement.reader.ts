@@ -1,4 +1,4 @@
-import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { asaasListPages, type AsaasGet } from './asaas-list.pages.js';
 import { readPayment } from './asaas-payment.response.js';
 import { mapAsaasPaymentStatus } from './asaas-status.js';

@@ -2,10 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
-import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, CancelResult, ChargeFieldProblem, ChargeFields, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import { ChargeGateway } from '../charge-gateway.port.js';
+import type { AttemptReference, CancelResult, ChargeFieldProblem, ChargeFields, ChargeRequest } from '../charge-gateway.port.js';
+import { elapsedSince, lookupError, lookupResult, type LookupResult, type ProviderCharge, type RetrieveResult } from '../provider-lookup.result.js';
+import type { RefundGateway, RefundReference, RefundRequest } from '../refund-gateway.port.js';
+import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
-import { elapsedSince, lookupError, lookupResult } from '../stripe/stripe-lookup.results.js';
 import { asaasCapabilities } from './asaas.capabilities.js';
 import { asaasStatementLines } from './asaas-statement.reader.js';
 import { asaasRefundLines } from './asaas-refund-statement.reader.js';
@@ -40,7 +42,7 @@ type PageOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; me
  * proven never to have arrived, and the attempt rules (reading `nativeIdempotency: false`) enforce that.
  * The access token only ever goes into the `access_token` header, never into a result or message.
  */
-export class AsaasGateway extends PaymentGateway {
+export class AsaasGateway extends ChargeGateway implements RefundGateway {
   readonly provider = 'asaas';
   readonly capabilities: GatewayCapabilities;
   private readonly http: ProviderHttpClient;
@@ -112,12 +114,12 @@ export class AsaasGateway extends PaymentGateway {
     return { kind: 'error', message, httpStatus: null, durationMs: elapsedSince(startedAt) };
   }
 
-  override encodeRefund(request: RefundRequest): string {
+  encodeRefund(request: RefundRequest): string {
     return encodeAsaasRefund(request);
   }
 
   /** One `POST /v3/payments/{id}/refund`: no key to send, so only a send proven never to have arrived is repeated. */
-  override async createRefund(_idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
+  async createRefund(_idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
     const { paymentId, body, attemptId } = decodeAsaasRefund(encodedBody);
     const result = await this.http.send({
       method: 'POST',
@@ -132,7 +134,7 @@ export class AsaasGateway extends PaymentGateway {
    * The refunded payment read by id, and our refund among its `refunds[]`. Whether a refund shows there at once is
    * not promised, so a miss counts only after the consistency window (`consistent: false`), like the payments list.
    */
-  override async findRefundByReference(reference: RefundReference): Promise<LookupResult> {
+  async findRefundByReference(reference: RefundReference): Promise<LookupResult> {
     const startedAt = performance.now();
     const outcome = await this.get(`/v3/payments/${encodeURIComponent(reference.providerChargeId)}`, {});
     if (!outcome.ok) return lookupError(outcome, startedAt);

@@ -1,7 +1,7 @@
 import { isRecord, parseJson } from '@app/common';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
-import type { LookupResult } from '../payment-gateway.port.js';
+import type { LookupResult } from '../provider-lookup.result.js';
 import { ProviderHttpClient, type ProviderTlsOptions } from '../http/provider-http.client.js';
 import { PixPayoutGateway, type PixSendRequest, type SentPixLine } from '../pix-payout-gateway.port.js';
 import { readStatementPage, type StatementPage } from '../statement/statement-page.retry.js';

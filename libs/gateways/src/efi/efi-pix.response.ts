@@ -1,7 +1,7 @@
 import { isRecord, parseJson } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
-import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { LookupResult, ProviderCharge } from '../provider-lookup.result.js';
 import type { SentPixLine } from '../pix-payout-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { valorToCents } from './efi-amount.js';

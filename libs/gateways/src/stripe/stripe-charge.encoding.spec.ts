@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChargeRequest } from '../payment-gateway.port.js';
+import type { ChargeRequest } from '../charge-gateway.port.js';
 import { encodeStripeCharge } from './stripe-charge.encoding.js';
 
 const request: ChargeRequest = {

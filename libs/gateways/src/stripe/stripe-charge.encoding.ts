@@ -1,4 +1,4 @@
-import type { ChargeRequest } from '../payment-gateway.port.js';
+import type { ChargeRequest } from '../charge-gateway.port.js';
 
 /**
  * Form-encodes a charge as Stripe expects, in one fixed field order so the same request always yields the

@@ -1,7 +1,7 @@
 import { isRecord } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
-import type { ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderCharge } from '../provider-lookup.result.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { mapStripeIntentStatus } from './stripe-status.js';
 

@@ -1,10 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import { parseJson } from '@app/common';
-import type { LookupResult, ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderCharge } from '../provider-lookup.result.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { readIntent, toProviderCharge } from './stripe-intent.response.js';
 
-/** One page of a Stripe list or search, or why it could not be read (which proves nothing either way). */
+/** One page of a Stripe list, or why it could not be read (which proves nothing either way). */
 export type PageOutcome =
   | { ok: true; body: Record<string, unknown> }
   | { ok: false; message: string; httpStatus: number | null };
@@ -22,11 +21,11 @@ export function readPage(result: ProviderHttpResult, path: string): PageOutcome 
 }
 
 /**
- * The items of a Stripe list (`object: 'list'`) or search (`object: 'search_result'`) page, or null when the body
+ * The items of a Stripe list page (`object: 'list'`), or null when the body
  * is not one: a 200 from a proxy's error page, `{}` or `[]` shows nothing, so it can never prove an absence.
  */
-export function listItems(body: Record<string, unknown>, object: 'list' | 'search_result'): unknown[] | null {
-  return body.object === object && Array.isArray(body.data) ? body.data : null;
+export function listItems(body: Record<string, unknown>): unknown[] | null {
+  return body.object === 'list' && Array.isArray(body.data) ? body.data : null;
 }
 
 export function matchingCharges(data: unknown, attemptId: string): ProviderCharge[] {
@@ -35,17 +34,4 @@ export function matchingCharges(data: unknown, attemptId: string): ProviderCharg
     const intent = readIntent(raw);
     return intent && intent.metadata.attempt_id === attemptId ? [toProviderCharge(intent, raw)] : [];
   });
-}
-
-export function lookupResult(charges: ProviderCharge[], consistent: boolean, startedAt: number): LookupResult {
-  const durationMs = elapsedSince(startedAt);
-  return charges.length > 0 ? { kind: 'found', charges, consistent, durationMs } : { kind: 'not_found', consistent, durationMs };
-}
-
-export function lookupError(failure: { message: string; httpStatus: number | null }, startedAt: number): LookupResult {
-  return { kind: 'error', message: failure.message, httpStatus: failure.httpStatus, durationMs: elapsedSince(startedAt) };
-}
-
-export function elapsedSince(startedAt: number): number {
-  return Math.round(performance.now() - startedAt);
 }

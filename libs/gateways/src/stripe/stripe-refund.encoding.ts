@@ -1,4 +1,4 @@
-import type { RefundRequest } from '../payment-gateway.port.js';
+import type { RefundRequest } from '../refund-gateway.port.js';
 
 /**
  * Form-encodes a refund as Stripe's `POST /v1/refunds` expects, in one fixed field order so the same request

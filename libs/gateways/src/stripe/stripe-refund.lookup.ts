@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { LookupResult, ProviderCharge, RefundReference } from '../payment-gateway.port.js';
-import { listItems, lookupError, lookupResult } from './stripe-lookup.results.js';
+import { lookupError, lookupResult, type LookupResult, type ProviderCharge } from '../provider-lookup.result.js';
+import type { RefundReference } from '../refund-gateway.port.js';
+import { listItems } from './stripe-lookup.results.js';
 import type { PageOutcome } from './stripe-lookup.results.js';
 import { matchingRefunds, readRefund, refundAsProviderRecord } from './stripe-refund.response.js';
 
@@ -32,7 +33,7 @@ export async function findStripeRefund(getPage: GetPage, reference: RefundRefere
   for (let count = 0; count < MAX_PAGES; count += 1) {
     const outcome = await getPage('/v1/refunds', startingAfter ? { ...base, starting_after: startingAfter } : base);
     if (!outcome.ok) return lookupError(outcome, startedAt);
-    const data = listItems(outcome.body, 'list');
+    const data = listItems(outcome.body);
     if (!data) return lookupError({ message: 'refund list answered 2xx without a list: it proves nothing', httpStatus: 200 }, startedAt);
     found.push(...matchingRefunds(data, reference.attemptId));
     startingAfter = readRefund(data.at(-1))?.id ?? null;

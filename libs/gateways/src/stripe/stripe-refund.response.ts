@@ -1,7 +1,7 @@
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
 import { readStripeError, readStripeObject } from './stripe-intent.response.js';
-import type { ProviderCharge } from '../payment-gateway.port.js';
+import type { ProviderCharge } from '../provider-lookup.result.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { mapStripeRefundStatus } from './stripe-refund-status.js';
 

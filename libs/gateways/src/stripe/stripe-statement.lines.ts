@@ -1,4 +1,4 @@
-import type { StatementLine, StatementLineKind } from '../payment-gateway.port.js';
+import type { StatementLine, StatementLineKind } from '../statement/statement-line.js';
 
 /**
  * Stripe's itemized balance change report, as checked against Stripe's reporting documentation on 2026-12-02:

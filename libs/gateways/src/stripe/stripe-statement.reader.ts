@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse';
 import type { ProviderHttpClient } from '../http/provider-http.client.js';
-import type { StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { StatementNotYetAvailableError, StatementUnavailableError } from '../statement.errors.js';
 import { readStatementPage, type PageReading } from '../statement/statement-page.retry.js';
 import { listItems, readPage } from './stripe-lookup.results.js';
@@ -132,7 +132,7 @@ function anyBody(body: Record<string, unknown>): PageReading<Record<string, unkn
  * anything, and `has_more` with no last item to page from (empty, or without an id) cannot be the day's end.
  */
 function readBalancePage(body: Record<string, unknown>): PageReading<{ data: unknown[]; next: string | null }> {
-  const data = listItems(body, 'list');
+  const data = listItems(body);
   if (!data) return { ok: false, message: 'balance_transactions answered 2xx without a list' };
   if (body.has_more !== true) return { ok: true, page: { data, next: null } };
   const last = data.at(-1) as { id?: unknown } | undefined;

@@ -1,13 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
-import { PaymentGateway } from '../payment-gateway.port.js';
-import type { AttemptReference, ChargeRequest, LookupResult, ProviderCharge, RefundReference, RefundRequest, RetrieveResult, StatementLine, StatementRequest } from '../payment-gateway.port.js';
+import { ChargeGateway } from '../charge-gateway.port.js';
+import type { AttemptReference, ChargeRequest } from '../charge-gateway.port.js';
+import { elapsedSince, lookupError, lookupResult, type LookupResult, type ProviderCharge, type RetrieveResult } from '../provider-lookup.result.js';
+import type { RefundGateway, RefundReference, RefundRequest } from '../refund-gateway.port.js';
+import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
 import { encodeStripeCharge } from './stripe-charge.encoding.js';
 import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-intent.response.js';
-import { elapsedSince, listItems, lookupError, lookupResult, matchingCharges, readPage } from './stripe-lookup.results.js';
+import { listItems, matchingCharges, readPage } from './stripe-lookup.results.js';
 import type { PageOutcome } from './stripe-lookup.results.js';
 import { encodeStripeRefund } from './stripe-refund.encoding.js';
 import { findStripeRefund } from './stripe-refund.lookup.js';
@@ -41,7 +44,7 @@ const MAX_PAGES = 10;
  * service must control itself). One HTTP call per `createCharge`; lookups page through a bounded list.
  * The secret key only ever goes into the Authorization header, never into a result or message.
  */
-export class StripeGateway extends PaymentGateway {
+export class StripeGateway extends ChargeGateway implements RefundGateway {
   readonly provider = 'stripe';
   readonly capabilities: GatewayCapabilities;
   private readonly http: ProviderHttpClient;
@@ -92,11 +95,11 @@ export class StripeGateway extends PaymentGateway {
     return toCreateChargeResult(result);
   }
 
-  override encodeRefund(request: RefundRequest): string {
+  encodeRefund(request: RefundRequest): string {
     return encodeStripeRefund(request);
   }
 
-  override async createRefund(idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
+  async createRefund(idempotencyKey: string, encodedBody: string): Promise<GatewayCallResult> {
     const result = await this.http.send({
       method: 'POST',
       url: `${this.apiBase}/v1/refunds`,
@@ -106,37 +109,13 @@ export class StripeGateway extends PaymentGateway {
     return toCreateRefundResult(result);
   }
 
-  override findRefundByReference(reference: RefundReference): Promise<LookupResult> {
+  findRefundByReference(reference: RefundReference): Promise<LookupResult> {
     return findStripeRefund((path, params) => this.getPage(path, params), reference);
   }
 
   /** A known intent id is retrieved directly; otherwise the strongly consistent list is scanned. */
   findByReference(reference: AttemptReference): Promise<LookupResult> {
     return reference.providerChargeId ? this.retrieve(reference, reference.providerChargeId) : this.listByReference(reference);
-  }
-
-  /**
-   * Stripe's search by our metadata. It lags behind creates (up to an hour in incidents), so a miss is
-   * reported as `consistent: false`; kept for diagnostics, `findByReference` does not use it.
-   */
-  async searchByReference(reference: AttemptReference): Promise<LookupResult> {
-    const startedAt = performance.now();
-    const query = `metadata['attempt_id']:'${reference.attemptId.replace(/[\\']/g, '\\$&')}'`;
-    const found: ProviderCharge[] = [];
-    let page: string | null = null;
-    for (let count = 0; count < MAX_PAGES; count += 1) {
-      const params: Record<string, string> = { query, limit: String(PAGE_SIZE) };
-      if (page) params.page = page;
-      const outcome = await this.getPage('/v1/payment_intents/search', params);
-      if (!outcome.ok) return lookupError(outcome, startedAt);
-      const items = listItems(outcome.body, 'search_result');
-      if (!items) return lookupError({ message: 'search answered 2xx without a search_result list: it proves nothing', httpStatus: 200 }, startedAt);
-      found.push(...matchingCharges(items, reference.attemptId));
-      page = typeof outcome.body.next_page === 'string' ? outcome.body.next_page : null;
-      if (outcome.body.has_more !== true) return lookupResult(found, false, startedAt);
-      if (!page) return lookupError({ message: 'search says it has more results but gave no next_page', httpStatus: 200 }, startedAt);
-    }
-    return lookupResult(found, false, startedAt);
   }
 
   private async listByReference(reference: AttemptReference): Promise<LookupResult> {
@@ -156,7 +135,7 @@ export class StripeGateway extends PaymentGateway {
       const params: Record<string, string> = startingAfter ? { ...base, starting_after: startingAfter } : base;
       const outcome = await this.getPage('/v1/payment_intents', params);
       if (!outcome.ok) return lookupError(outcome, startedAt);
-      const data = listItems(outcome.body, 'list');
+      const data = listItems(outcome.body);
       if (!data) return lookupError({ message: 'list answered 2xx without a list of intents: it proves nothing', httpStatus: 200 }, startedAt);
       // Every match is kept: two intents for one attempt is a duplicate charge the caller must see.
       found.push(...matchingCharges(data, reference.attemptId));

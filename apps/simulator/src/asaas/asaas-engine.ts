@@ -1,0 +1,161 @@
+import { InvalidControlInput } from '../control-input.js';
+import { CreateRequestLog } from '../create-request-log.js';
+import type { FaultPlanner } from '../fault-plan.js';
+import type { HangTracker } from '../hang-tracker.js';
+import { ASAAS_EVENT_TYPES, asaasEventForStatus, buildAsaasEvent } from './asaas-events.js';
+import type { AsaasEvent, AsaasEventType } from './asaas-events.js';
+import { AsaasPaymentStore } from './asaas-payments.store.js';
+import { ASAAS_SIM_STATUSES, newAsaasPayment } from './asaas-payment.js';
+import type { AsaasPayment, AsaasPaymentStatus, AsaasRefund, CreatePaymentParams } from './asaas-payment.js';
+import type { SimulatorConfig } from '../simulator-config.js';
+import type { SimulatorStats } from '../simulator-stats.js';
+import { WebhookSender } from '../webhook-sender.js';
+import type { WebhookDelivery } from '../webhook-sender.js';
+import { ASAAS_WEBHOOK_FORMAT } from './asaas-webhook.format.js';
+
+export interface PlantAsaasPaymentInput {
+  amountCents: number;
+  /** `YYYY-MM-DD`: the day the money was received. */
+  paymentDate: string;
+  externalReference?: string;
+  customer?: string;
+}
+
+/**
+ * The simulated Asaas account: payments, their webhooks and the request log. It shares the fault plan,
+ * hang tracker, counters and configuration with the Stripe side, so one set of knobs drives both.
+ * There is no idempotency store on purpose: at Asaas a resent request is a second payment.
+ */
+export class AsaasEngine {
+  readonly paymentStore = new AsaasPaymentStore();
+  readonly requestLog = new CreateRequestLog();
+  readonly webhooks: WebhookSender<AsaasEvent>;
+
+  constructor(
+    readonly faults: FaultPlanner,
+    readonly stats: SimulatorStats,
+    readonly hangs: HangTracker,
+    private readonly config: () => SimulatorConfig,
+  ) {
+    this.webhooks = new WebhookSender(() => this.config().asaasWebhook, stats, ASAAS_WEBHOOK_FORMAT);
+  }
+
+  get settings(): SimulatorConfig {
+    return this.config();
+  }
+
+  createPayment(params: CreatePaymentParams): AsaasPayment {
+    const now = Date.now();
+    const payment = newAsaasPayment(params, now);
+    this.paymentStore.add(payment, now);
+    this.stats.countAsaasPaymentCreated(params.externalReference);
+    const events = [buildAsaasEvent('PAYMENT_CREATED', payment, now)];
+    const statusEvent = asaasEventForStatus(payment);
+    if (statusEvent) events.push(buildAsaasEvent(statusEvent, payment, now));
+    this.webhooks.emit(events);
+    return payment;
+  }
+
+  /** Moves a payment (the payer paid a Pix, say) and announces it like Asaas would. */
+  setPaymentStatus(paymentId: string, status: unknown): AsaasPayment {
+    const payment = this.requirePayment(paymentId);
+    if (!ASAAS_SIM_STATUSES.includes(status as AsaasPaymentStatus)) throw new InvalidControlInput(`unknown asaas status ${String(status)}`);
+    payment.status = status as AsaasPaymentStatus;
+    // Paid after it was removed (a payment already on its way): Asaas holds it as received, no longer deleted.
+    if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.deleted = false;
+    if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.paymentDate ??= new Date().toISOString().slice(0, 10);
+    const type = asaasEventForStatus(payment);
+    if (type) this.webhooks.emit([buildAsaasEvent(type, payment, Date.now())]);
+    return payment;
+  }
+
+  /**
+   * A payment as Asaas shows it today (by its clock, `asaasClockOffsetDays` ahead of ours): a boleto or Pix still
+   * PENDING after its due date is OVERDUE, announced once like Asaas's `PAYMENT_OVERDUE`.
+   */
+  current(payment: AsaasPayment): AsaasPayment {
+    const today = new Date(Date.now() + this.settings.asaasClockOffsetDays * 86_400_000).toISOString().slice(0, 10);
+    if (payment.status === 'PENDING' && !payment.deleted && payment.billingType !== 'CREDIT_CARD' && payment.dueDate < today) {
+      payment.status = 'OVERDUE';
+      this.webhooks.emit([buildAsaasEvent('PAYMENT_OVERDUE', payment, Date.now())]);
+    }
+    return payment;
+  }
+
+  /** `DELETE /v3/payments/{id}`: only a payment awaiting payment or overdue can be removed; its payer can no longer pay it. */
+  deletePayment(payment: AsaasPayment): boolean {
+    if (payment.deleted || !['PENDING', 'OVERDUE'].includes(this.current(payment).status)) return false;
+    payment.deleted = true;
+    this.webhooks.emit([buildAsaasEvent('PAYMENT_DELETED', payment, Date.now())]);
+    return true;
+  }
+
+  /** Reais not yet refunded, in cents (refunds not CANCELLED count). */
+  refundableCents(payment: AsaasPayment): number {
+    const refunded = (payment.refunds ?? []).filter((r) => r.status !== 'CANCELLED').reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+    return Math.round(payment.value * 100) - refunded;
+  }
+
+  /** `POST /v3/payments/{id}/refund`, already validated: the refund is DONE at once, announced like Asaas's events. */
+  refundPayment(payment: AsaasPayment, valueCents: number, description: string | null): AsaasRefund {
+    const now = Date.now();
+    const refund: AsaasRefund = {
+      dateCreated: new Date(now).toISOString().replace('T', ' ').slice(0, 19),
+      status: 'DONE',
+      value: valueCents / 100,
+      description,
+      transactionReceiptUrl: `https://sandbox.asaas.com/comprovantes/${payment.id.slice(4)}${(payment.refunds ?? []).length}`,
+    };
+    payment.refunds = [...(payment.refunds ?? []), refund];
+    const whole = this.refundableCents(payment) === 0;
+    if (whole) payment.status = 'REFUNDED';
+    this.webhooks.emit([buildAsaasEvent(whole ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED', payment, now)]);
+    return refund;
+  }
+
+  /** One event about an existing payment, now, outside the knobs; `forged` carries the wrong token. */
+  sendWebhook(eventType: unknown, paymentId: string, forged = false): Promise<WebhookDelivery> {
+    if (!ASAAS_EVENT_TYPES.includes(eventType as AsaasEventType)) throw new InvalidControlInput(`unknown asaas event ${String(eventType)}`);
+    return this.webhooks.sendNow(buildAsaasEvent(eventType as AsaasEventType, this.requirePayment(paymentId), Date.now()), forged);
+  }
+
+  /**
+   * Payments received at Asaas with no create of ours behind them (or a second one under our reference),
+   * dated into any day: what reconciliation must find. No webhooks: nobody told us.
+   */
+  plantPayments(inputs: PlantAsaasPaymentInput[]): AsaasPayment[] {
+    return inputs.map((input) => {
+      if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) throw new InvalidControlInput('amountCents must be a positive integer');
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(input.paymentDate)) throw new InvalidControlInput('paymentDate must be YYYY-MM-DD');
+      const value = input.amountCents / 100;
+      const payment = newAsaasPayment(
+        { customer: input.customer ?? 'cus_planted', billingType: 'PIX', value, dueDate: input.paymentDate, description: null, externalReference: input.externalReference ?? null },
+        Date.parse(`${input.paymentDate}T12:00:00Z`),
+      );
+      Object.assign(payment, { status: 'RECEIVED', paymentDate: input.paymentDate });
+      // Received on that day, so already past any list lag (even when the day is today).
+      this.paymentStore.add(payment, Math.min(Date.now() - this.settings.asaasListLagMs, Date.parse(`${input.paymentDate}T12:00:00Z`)));
+      return structuredClone(payment);
+    });
+  }
+
+  payments(filter: { externalReference?: string; customer?: string } = {}): AsaasPayment[] {
+    return structuredClone(this.paymentStore.find(filter).map((payment) => this.current(payment)));
+  }
+
+  reset(): void {
+    this.paymentStore.clear();
+    this.requestLog.clear();
+    this.webhooks.reset();
+  }
+
+  close(): void {
+    this.webhooks.close();
+  }
+
+  private requirePayment(paymentId: string): AsaasPayment {
+    const payment = this.paymentStore.get(paymentId);
+    if (!payment) throw new InvalidControlInput(`no such asaas payment: ${paymentId}`);
+    return payment;
+  }
+}

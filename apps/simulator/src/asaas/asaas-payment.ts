@@ -1,0 +1,78 @@
+import { newStripeId } from '../ids.js';
+
+export const ASAAS_SIM_STATUSES = [
+  'PENDING', 'AWAITING_RISK_ANALYSIS', 'OVERDUE', 'CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH',
+  'REFUND_REQUESTED', 'REFUNDED', 'CHARGEBACK_REQUESTED',
+] as const;
+export type AsaasPaymentStatus = (typeof ASAAS_SIM_STATUSES)[number];
+
+/** The payment fields Asaas returns that this service reads or stores (provider-contracts.md §3). */
+export interface AsaasPayment {
+  object: 'payment';
+  id: string;
+  dateCreated: string;
+  customer: string;
+  /** Decimal reais, exactly as the request wrote them. */
+  value: number;
+  netValue: number;
+  billingType: string;
+  status: AsaasPaymentStatus;
+  dueDate: string;
+  paymentDate: string | null;
+  description: string | null;
+  externalReference: string | null;
+  invoiceUrl: string;
+  deleted: boolean;
+  /** Each refund of the payment (Asaas gives them no id); null until the first. */
+  refunds: AsaasRefund[] | null;
+}
+
+/** One refund as Asaas lists it on its payment: `status` is PENDING, CANCELLED or DONE. */
+export interface AsaasRefund {
+  dateCreated: string;
+  status: 'PENDING' | 'CANCELLED' | 'DONE';
+  value: number;
+  description: string | null;
+  transactionReceiptUrl: string | null;
+}
+
+export interface CreatePaymentParams {
+  customer: string;
+  billingType: string;
+  value: number;
+  dueDate: string;
+  description: string | null;
+  externalReference: string | null;
+}
+
+/** Asaas ids look like `pay_080225913252`; any 12 characters will do here. */
+export function newAsaasPaymentId(): string {
+  return `pay_${newStripeId('x').slice(2, 14).toLowerCase()}`;
+}
+
+/**
+ * A new payment. A card is charged at once (CONFIRMED); Pix and boleto wait for the payer (PENDING)
+ * until the control API moves them, as a customer paying would.
+ */
+export function newAsaasPayment(params: CreatePaymentParams, nowMs: number): AsaasPayment {
+  const id = newAsaasPaymentId();
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  const charged = params.billingType === 'CREDIT_CARD';
+  return {
+    object: 'payment',
+    id,
+    dateCreated: today,
+    customer: params.customer,
+    value: params.value,
+    netValue: params.value,
+    billingType: params.billingType,
+    status: charged ? 'CONFIRMED' : 'PENDING',
+    dueDate: params.dueDate,
+    paymentDate: charged ? today : null,
+    description: params.description,
+    externalReference: params.externalReference,
+    invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,
+    deleted: false,
+    refunds: null,
+  };
+}

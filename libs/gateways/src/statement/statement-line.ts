@@ -1,0 +1,35 @@
+/** Where a statement comes from: API paging for ordinary days, the provider's report file for large ones. */
+export type StatementSource = 'api' | 'report';
+
+/** `payout`: money we sent out (a Pix transfer the provider executed), read from a payout gateway's statement. */
+export type StatementLineKind = 'charge' | 'refund' | 'dispute' | 'dispute_reversal' | 'payout' | 'other';
+
+/** One line of the provider's statement (a balance change), normalised; amounts signed, in minor units. */
+export interface StatementLine {
+  /** The provider's id of the line (Stripe: `txn_...`), unique per provider. */
+  lineId: string;
+  kind: StatementLineKind;
+  /** The id our attempts carry (Stripe: the PaymentIntent id; Efí: the Pix end-to-end id); for a refund or dispute, that of the payment. */
+  providerChargeId: string | null;
+  /** Our references, from the payment's metadata, when the provider gives them back. */
+  attemptId: string | null;
+  chargeId: string | null;
+  amountCents: number;
+  currency: string;
+  createdAt: Date;
+  /** The provider's own id of the operation when it is not the line id (Efí: the transfer's idEnvio; Stripe: a refund's `re_...`). */
+  reference?: string | null;
+  /** The provider's own word for the operation's state (Efí: REALIZADO, NAO_REALIZADO...), kept as evidence. */
+  providerStatus?: string | null;
+}
+
+export interface StatementRequest {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+  source: StatementSource;
+  /** Stable per run: lets a run taken over by another worker reuse the report it already requested. */
+  requestKey: string;
+  signal?: AbortSignal;
+}
