@@ -25,6 +25,13 @@ module.exports = {
       from: { path: '^libs/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^apps/' },
     },
+    {
+      name: 'attempts-never-import-ledger',
+      severity: 'error',
+      comment: 'A payout settles its reservation through the settlement hook the payouts module registers; attempts know no money.',
+      from: { path: '^libs/attempts/' },
+      to: { path: '^libs/ledger/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionEntity, ChargeAttemptEntity } from '@app/database';
-import { LedgerService } from '@app/ledger';
 import { attemptTransitionsTotal, unknownToCertaintySeconds } from '@app/observability';
 import type { AttemptStatus } from './rules/attempt-status.js';
 import { isTerminal } from './rules/attempt-status.js';
 import { canTransition, type TransitionCause } from './rules/attempt-state-machine.js';
 import { IllegalTransitionError } from './attempts.errors.js';
 import { releaseFailedRefund } from './refund-commitment.releaser.js';
-import { settlePayoutReservation } from './payout-reservation.settler.js';
+import { AttemptSettlementHooks } from './attempt-settlement.hooks.js';
 
 export interface AttemptTransition {
   attemptId: string;
@@ -37,7 +36,7 @@ export interface AttemptTransition {
 export class AttemptTransitionWriter {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly hooks: AttemptSettlementHooks,
   ) {}
 
   async apply(t: AttemptTransition, manager?: EntityManager): Promise<boolean> {
@@ -96,7 +95,9 @@ export class AttemptTransitionWriter {
     });
     const row = (result.raw as Array<{ provider: string; unknown_since: Date | null; operation: string; refund_id: string | null; payout_id: string | null }>)[0];
     if (t.to === 'failed' && row.operation === 'refund' && row.refund_id) await releaseFailedRefund(em, t.attemptId, row.refund_id);
-    if (terminal && row.operation === 'payout' && row.payout_id) await settlePayoutReservation(this.ledger, em, t.attemptId, row.payout_id, t.to as 'succeeded' | 'failed');
+    // A payout attempt reserved its amount when it opened: its end debits or releases it, in this transaction.
+    // `unknown` never touches it, so money that may have left is never spent twice.
+    if (terminal && row.operation === 'payout' && row.payout_id) await this.hooks.payout().settleReservation(em, t.attemptId, row.payout_id, t.to as 'succeeded' | 'failed');
     attemptTransitionsTotal.inc({ provider: row.provider, to: t.to, cause: t.cause });
     if (terminal && t.from === 'unknown' && row.unknown_since) {
       unknownToCertaintySeconds.observe({ provider: row.provider, cause: t.cause }, (Date.now() - row.unknown_since.getTime()) / 1000);

@@ -2,6 +2,7 @@ export { AttemptsModule } from './attempts.module.js';
 export { AttemptOpener, type OpenedAttempt, type OpenedFirstSend } from './attempt-opener.service.js';
 export { AttemptTrendsQuery, type CertaintyPercentiles, type TimeToCertainty, type UnknownAgeBucket } from './attempt-trends.query.js';
 export { AttemptSender } from './attempt-sender.service.js';
+export { AttemptSettlementHooks, type LateDebit, type PayoutSettlementHook } from './attempt-settlement.hooks.js';
 export { AttemptTransitionWriter, type AttemptTransition } from './attempt-transition.writer.js';
 export { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 export { ProviderFactApplier, type FactSource } from './provider-fact.applier.js';

@@ -1,17 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { uniqueOrNull } from '@app/database';
-import { ReservationNotReleasedError, ReservationSettledError, type LedgerService } from '@app/ledger';
+import type { AttemptSettlementHooks, LateDebit } from './attempt-settlement.hooks.js';
 import type { LockedAttempt } from './charge-lock.query.js';
 import { sameMoney } from './late-capture.recorder.js';
 import type { ProviderFact } from './rules/provider-fact.js';
-
-/**
- * What a late debit moved, kept in the review item's findings for the person who looks; or why the ledger moved
- * nothing (the attempt never released a reservation of its own), the execution being recorded all the same.
- */
-export type LateDebit =
-  | { accountId: string; amountCents: number; availableAfterCents: number; owedCents: number }
-  | { accountId: string; amountCents: number; notDebited: string };
 
 /**
  * The provider executed the transfer of a payout attempt we had failed, so its reservation went back to available
@@ -21,7 +13,7 @@ export type LateDebit =
  * its transaction, with the review item the caller opens. Null when the fact is no executed transfer of a failed
  * payout of this amount, or the attempt already holds another transfer's execution: a person decides those.
  */
-export async function recordLateDebit(ledger: LedgerService, em: EntityManager, attempt: LockedAttempt, fact: ProviderFact): Promise<LateDebit | null> {
+export async function recordLateDebit(hooks: AttemptSettlementHooks, em: EntityManager, attempt: LockedAttempt, fact: ProviderFact): Promise<LateDebit | null> {
   if (fact.outcome !== 'succeeded' || !fact.providerChargeId || attempt.operation !== 'payout' || attempt.status !== 'failed') return null;
   if (!sameMoney(fact, attempt)) return null;
   const marked = await uniqueOrNull(em, async () => {
@@ -36,12 +28,5 @@ export async function recordLateDebit(ledger: LedgerService, em: EntityManager, 
     return rows[0]?.account_id ?? null;
   });
   if (!marked) return null;
-  try {
-    const { entry } = await ledger.lateDebit(em, marked, attempt.id, attempt.amountCents);
-    return { accountId: marked, amountCents: entry.amountCents, availableAfterCents: entry.availableAfterCents, owedCents: entry.owedAfterCents };
-  } catch (error) {
-    // Refused before the ledger wrote anything: the person decides with the transfer and this reason in front of them.
-    if (error instanceof ReservationNotReleasedError || error instanceof ReservationSettledError) return { accountId: marked, amountCents: attempt.amountCents, notDebited: error.code };
-    throw error;
-  }
+  return hooks.payout().debitLate(em, marked, attempt.id, attempt.amountCents);
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { uniqueOrNull } from '@app/database';
-import { LedgerService } from '@app/ledger';
+import { AttemptSettlementHooks } from './attempt-settlement.hooks.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
@@ -32,7 +32,7 @@ export class ProviderFactApplier {
 
   constructor(
     private readonly transitions: AttemptTransitionWriter,
-    private readonly ledger: LedgerService,
+    private readonly hooks: AttemptSettlementHooks,
   ) {}
 
   async apply(em: EntityManager, attemptId: string, fact: ProviderFact, source: FactSource): Promise<FactDisposition> {
@@ -70,7 +70,7 @@ export class ProviderFactApplier {
       // charge is paid and never opens another attempt, whatever a person later acknowledges.
       const capture = await recordLateCapture(em, attempt, fact, source);
       // A payout's transfer that left after we released its money: debited now, what the account lacks owed.
-      const lateDebit = await recordLateDebit(this.ledger, em, attempt, fact);
+      const lateDebit = await recordLateDebit(this.hooks, em, attempt, fact);
       const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture, ...(lateDebit ? { lateDebit } : {}) });
       // An item opened when the provider only showed a pending charge (or transfer) now asks about money that moved.
       if (capture === 'recorded' || lateDebit !== null) {
