@@ -32,6 +32,13 @@ module.exports = {
       from: { path: '^libs/attempts/' },
       to: { path: '^libs/ledger/' },
     },
+    {
+      name: 'charges-never-import-refunds',
+      severity: 'error',
+      comment: 'The charge view shows refunds the api hands in (where the views meet); charges never reach into refunds.',
+      from: { path: '^libs/charges/' },
+      to: { path: '^libs/refunds/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

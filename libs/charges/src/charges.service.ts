@@ -5,10 +5,9 @@ import { DataSource } from 'typeorm';
 import { AttemptOpener, AttemptSender, ChargeAlreadyCapturedError, ChargeNotFoundError, hasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
-import { refundSummariesOf } from '@app/refunds';
 import { merchantScope, type Actor } from '@app/auth';
 import { ChargeExistsError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
-import { toChargeView, type ChargeView } from './charge.view.js';
+import { toChargeView, type ChargeRefundsReader, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';
 
 export interface NewCharge {
@@ -76,7 +75,7 @@ export class ChargesService {
    * Opens or reuses the charge's attempt and makes at most one provider call. Safe to call any number of
    * times, concurrently: the database decides who sends, everyone else just reads the result.
    */
-  async submit(chargeId: string, caller: Actor): Promise<ChargeView> {
+  async submit(chargeId: string, caller: Actor, refundsOf: ChargeRefundsReader): Promise<ChargeView> {
     const scope = merchantScope(caller);
     const actor = caller.name;
     // The common first submit: open claimed, send, settle, and show what was written (three round trips).
@@ -86,7 +85,7 @@ export class ChargesService {
     const first = await this.opener.openFirstSend(chargeId, actor, scope, known);
     if (first) {
       const settled = await this.sender.sendClaimed(first.attempt, actor);
-      if (!settled) return this.view(chargeId, scope);
+      if (!settled) return this.view(chargeId, scope, refundsOf);
       const attempt = Object.assign(first.attempt, { ...settled, resolvedBy: settled.resolvedAt ? 'submit' : null });
       // Nothing opened a review item on this path, and a charge with no success yet has no refunds.
       return toChargeView(first.charge, [...first.attempts, attempt], false);
@@ -96,11 +95,14 @@ export class ChargesService {
     if (opened.kind === 'captured') throw new ChargeAlreadyCapturedError(chargeId, opened.attempt.id);
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
-    return this.view(chargeId, scope);
+    return this.view(chargeId, scope, refundsOf);
   }
 
-  /** `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant). */
-  async view(chargeId: string, merchantId: string | null): Promise<ChargeView> {
+  /**
+   * `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant).
+   * `refundsOf`: the refunds' reader, read in the same snapshot (the api composes the two libraries).
+   */
+  async view(chargeId: string, merchantId: string | null, refundsOf: ChargeRefundsReader): Promise<ChargeView> {
     // One snapshot: a transition committing between two reads must not show an attempt beside items or refunds
     // of another moment (a polling client acts on what it reads).
     return this.db.transaction('REPEATABLE READ', async (em) => {
@@ -110,7 +112,7 @@ export class ChargesService {
       const reviewItems = await openReviewItemsOfCharge(em, chargeId);
       // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
       const chargeInReview = await hasOpenReviewItem(em, 'charge', chargeId);
-      return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(em, chargeId));
+      return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundsOf(em, chargeId));
     });
   }
 }
