@@ -18,3 +18,4 @@ export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarg
 export { PreviousAttemptRecheck, type RecheckOutcome } from './previous-attempt.recheck.js';
 export { insertCharge, type SettledSend } from './charge-hot-path.statements.js';
 export { decideOpening, needsRecheck, type OpeningDecision } from './rules/opening-decision.js';
+export { countResolutionTry, markAwaitingPayment } from './store/resolution-progress.store.js';
