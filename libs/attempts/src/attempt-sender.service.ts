@@ -9,7 +9,7 @@ import { AttemptJobs } from '@app/queues';
 import { createAtProvider } from './attempt.operations.js';
 import { isCapture } from './capture.sql.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
-import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
+import { settleChargeSend, type SettledSend } from './store/attempt-transition.store.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { openReviewItem } from './review-item.opener.js';

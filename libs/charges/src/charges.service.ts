@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeAlreadyCapturedError, ChargeNotFoundError, hasOpenReviewItem, insertCharge, openReviewItemsOfCharge } from '@app/attempts';
+import { AttemptSender, ChargeAlreadyCapturedError, hasOpenReviewItem, openReviewItemsOfCharge } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { merchantScope, type Actor } from '@app/auth';
-import { ChargeExistsError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
+import { ChargeAttemptOpener } from './charge-attempt.opener.js';
+import { insertCharge } from './charge-submit.statements.js';
+import { ChargeExistsError, ChargeNotFoundError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
 import { toChargeView, type ChargeRefundsReader, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';
 
@@ -28,7 +30,7 @@ export class ChargesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
-    private readonly opener: AttemptOpener,
+    private readonly opener: ChargeAttemptOpener,
     private readonly sender: AttemptSender,
   ) {}
 
