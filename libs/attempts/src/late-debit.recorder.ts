@@ -4,6 +4,7 @@ import type { AttemptSettlementHooks, LateDebit } from './attempt-settlement.hoo
 import type { LockedAttempt } from './charge-lock.query.js';
 import { sameMoney } from './late-capture.recorder.js';
 import type { ProviderFact } from './rules/provider-fact.js';
+import { markLateExecution } from './store/attempt-facts.store.js';
 
 /**
  * The provider executed the transfer of a payout attempt we had failed, so its reservation went back to available
@@ -16,17 +17,8 @@ import type { ProviderFact } from './rules/provider-fact.js';
 export async function recordLateDebit(hooks: AttemptSettlementHooks, em: EntityManager, attempt: LockedAttempt, fact: ProviderFact): Promise<LateDebit | null> {
   if (fact.outcome !== 'succeeded' || !fact.providerChargeId || attempt.operation !== 'payout' || attempt.status !== 'failed') return null;
   if (!sameMoney(fact, attempt)) return null;
-  const marked = await uniqueOrNull(em, async () => {
-    const [rows] = await em.query<[Array<{ account_id: string }>, number]>(
-      `UPDATE charge_attempts a
-          SET late_executed_at = now(), late_execution_end_to_end_id = $2, updated_at = now()
-         FROM payouts p
-        WHERE a.id = $1 AND p.id = a.payout_id AND a.operation = 'payout' AND a.status = 'failed' AND a.late_execution_end_to_end_id IS NULL
-        RETURNING p.account_id`,
-      [attempt.id, fact.providerChargeId],
-    );
-    return rows[0]?.account_id ?? null;
-  });
+  const endToEndId = fact.providerChargeId;
+  const marked = await uniqueOrNull(em, () => markLateExecution(em, attempt.id, endToEndId));
   if (!marked) return null;
   return hooks.payout().debitLate(em, marked, attempt.id, attempt.amountCents);
 }

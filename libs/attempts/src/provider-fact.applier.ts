@@ -10,6 +10,7 @@ import { recordLateDebit } from './late-debit.recorder.js';
 import { lockProviderCharge } from './provider-charge.lock.js';
 import { openReviewItem } from './review-item.opener.js';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
+import { teachProviderChargeId } from './store/attempt-facts.store.js';
 import { decideProviderFact, type FactDisposition, type ProviderFact } from './rules/provider-fact.js';
 
 export interface FactSource {
@@ -82,10 +83,11 @@ export class ProviderFactApplier {
       }
       return reviewed;
     }
-    if (fact.providerChargeId && !attempt.providerChargeId && attempt.status !== 'failed') {
+    const taughtId = fact.providerChargeId;
+    if (taughtId && !attempt.providerChargeId && attempt.status !== 'failed') {
       // Progress still teaches us the provider's id, which turns the next lookup into a direct retrieve.
       const taught = await uniqueOrNull(em, async () => {
-        await em.query(`UPDATE charge_attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, fact.providerChargeId]);
+        await teachProviderChargeId(em, attemptId, taughtId);
         return true;
       });
       if (taught === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);
