@@ -58,6 +58,20 @@ module.exports = {
       from: { path: '^(libs/gateways/src|apps/simulator/src)/(stripe|asaas|efi)/' },
       to: { path: '^(libs/gateways/src|apps/simulator/src)/(stripe|asaas|efi)/', pathNot: '^$1/$2/' },
     },
+    {
+      name: 'attempts-never-import-ledger',
+      severity: 'error',
+      comment: 'A payout settles its reservation through the settlement hook the payouts module registers; attempts know no money.',
+      from: { path: '^libs/attempts/' },
+      to: { path: '^libs/ledger/' },
+    },
+    {
+      name: 'charges-never-import-refunds',
+      severity: 'error',
+      comment: 'The charge view shows refunds the api hands in (where the views meet); charges never reach into refunds.',
+      from: { path: '^libs/charges/' },
+      to: { path: '^libs/refunds/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

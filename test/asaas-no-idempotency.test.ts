@@ -1,7 +1,8 @@
 import type { Queue } from 'bull';
 import { getQueueToken } from '@nestjs/bull';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttemptOpener, AttemptSender } from '@app/attempts';
+import { AttemptSender } from '@app/attempts';
+import { ChargeAttemptOpener } from '@app/charges';
 import { ChargeAttemptEntity, WebhookEventEntity } from '@app/database';
 import { GatewayRegistry, PROVIDERS } from '@app/gateways';
 import { resolutionQueueFor, smoothLimiter } from '@app/queues';
@@ -22,7 +23,7 @@ describe('Asaas has no idempotency key: the danger is real, and the service neve
 
   it('a plain resend of the very same request through the simulator creates a second payment', async () => {
     const charge = await createCharge(stack, profile.chargeBody());
-    const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'test');
+    const opened = await stack.app.get(ChargeAttemptOpener).openOrReuse(charge.id, 'test');
     if (opened.kind !== 'open') throw new Error('expected an open attempt');
     const gateway = stack.app.get(GatewayRegistry).get('asaas');
     // Exactly what a naive client does after a timeout: send the same bytes again.
@@ -60,7 +61,7 @@ describe('Asaas has no idempotency key: the danger is real, and the service neve
     // A stray send job for an attempt whose last outcome was not proven unreceived (here: a 5xx recorded
     // by hand as if the result write had raced): the sender refuses and hands it to resolution.
     const charge = await createCharge(stack, profile.chargeBody());
-    const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'test');
+    const opened = await stack.app.get(ChargeAttemptOpener).openOrReuse(charge.id, 'test');
     if (opened.kind !== 'open') throw new Error('expected an open attempt');
     await stack.db.query(
       `UPDATE charge_attempts SET lease_expires_at = NULL, next_send_at = now(), last_error = '{"reason":"server_error","httpStatus":500}' WHERE id = $1`,

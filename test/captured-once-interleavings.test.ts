@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttemptOpener, AttemptTransitionWriter, ChargeAlreadyCapturedError, ProviderFactApplier, type TransitionCause } from '@app/attempts';
+import { AttemptTransitionWriter, ChargeAlreadyCapturedError, ProviderFactApplier, type TransitionCause } from '@app/attempts';
+import { ChargeAttemptOpener } from '@app/charges';
 import { isUniqueViolation } from '@app/database';
 import { createCharge } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -42,7 +43,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
   const captured = (rows: Row[]) => rows.filter((r) => r.status === 'succeeded' || r.late_captured_at !== null);
 
   async function run(chargeId: string, op: Op, told: Set<string>): Promise<void> {
-    const opener = stack.app.get(AttemptOpener);
+    const opener = stack.app.get(ChargeAttemptOpener);
     const transitions = stack.app.get(AttemptTransitionWriter);
     const facts = stack.app.get(ProviderFactApplier);
     const rows = await attemptsOf(chargeId);

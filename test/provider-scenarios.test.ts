@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AttemptOpener } from '@app/attempts';
-import type { ChargeView } from '@app/charges';
+import { ChargeAttemptOpener, type ChargeView } from '@app/charges';
 import { ChargeAttemptEntity, ProviderCallEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { OpenAttemptSweeper } from '@app/resolution';
@@ -173,7 +172,7 @@ describe.each(PROVIDER_PROFILES)('resolution scenarios with a worker running ($p
   it('a process that dies between claim and response: the sweeper makes the attempt unknown, it is resolved, nothing is sent twice', async () => {
     const charge = await createCharge(stack, profile.chargeBody());
     // Phase 1 and the claim ran, the request went out and created the payment, then the process died.
-    const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'crashing-worker');
+    const opened = await stack.app.get(ChargeAttemptOpener).openOrReuse(charge.id, 'crashing-worker');
     if (opened.kind !== 'open') throw new Error('expected an open attempt');
     const attempt = opened.attempt;
     const sent = await stack.app.get(GatewayRegistry).get(profile.provider).createCharge(attempt.idempotencyKey, attempt.payload);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttemptOpener, AttemptTransitionWriter } from '@app/attempts';
+import { AttemptTransitionWriter } from '@app/attempts';
+import { ChargeAttemptOpener } from '@app/charges';
 import { ChargeAttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
@@ -74,7 +75,7 @@ describe('resolving unknown attempts by asking the provider', () => {
     const charge = await createCharge(stack);
     // Phase 1 and the claim ran, the request went out and created the intent, then the process died:
     // the lease is left behind and no result was ever recorded.
-    const opened = await stack.app.get(AttemptOpener).openOrReuse(charge.id, 'crashing-worker');
+    const opened = await stack.app.get(ChargeAttemptOpener).openOrReuse(charge.id, 'crashing-worker');
     if (opened.kind !== 'open') throw new Error('expected an open attempt');
     const attempt = opened.attempt;
     expect(attempt.httpAttempts).toBe(1);

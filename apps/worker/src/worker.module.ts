@@ -6,6 +6,7 @@ import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { GatewaysModule, PROVIDERS } from '@app/gateways';
 import { LoggerModule } from '@app/observability';
+import { PayoutsModule } from '@app/payouts';
 import { QueuesModule } from '@app/queues';
 import { ReconciliationModule } from '@app/reconciliation';
 import { ResolutionModule } from '@app/resolution';
@@ -16,7 +17,7 @@ import { ReconciliationSchedule } from './reconciliation-schedule.js';
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
-  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule],
+  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule, PayoutsModule],
   providers: [SendAttemptProcessor, ...PROVIDERS.map(resolveAttemptProcessorFor), ScheduledWork, ReconciliationSchedule],
 })
 export class WorkerModule {}

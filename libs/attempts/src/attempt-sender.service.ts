@@ -2,13 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, msInterval, uniqueOrNull } from '@app/database';
+import { ChargeAttemptEntity, uniqueOrNull } from '@app/database';
 import { GatewayRegistry, type ProviderPorts } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
-import { isCapture } from './capture.sql.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
-import { settleChargeSend, type SettledSend } from './charge-hot-path.statements.js';
+import { claimSend, markSendEnded, releaseForRetry } from './store/attempt-claims.store.js';
+import { settleChargeSend, type SettledSend } from './store/attempt-transition.store.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { openReviewItem } from '@app/review/items';
@@ -54,7 +54,7 @@ export class AttemptSender {
       return;
     }
     if (!(await this.payloadIntact(attempt, actor))) return;
-    const claimed = await this.claim(attemptId);
+    const claimed = await claimSend(this.db, attemptId, this.config.SUBMIT_LEASE_MS);
     if (claimed !== null) await this.dispatch(gateway, attempt, claimed, actor);
   }
 
@@ -94,25 +94,6 @@ export class AttemptSender {
       marginMs: this.config.KEY_LIFETIME_MARGIN_MS,
       previousSendsUnreceived: sendProvedUnreceived(attempt.lastError),
     });
-  }
-
-  /** Returns the claim number (the new http_attempts), or null when someone else holds or owns the attempt. */
-  private async claim(attemptId: string): Promise<number | null> {
-    const rows = await this.db.query<[Array<{ http_attempts: number }>, number]>(
-      `UPDATE charge_attempts
-          SET http_attempts = http_attempts + 1,
-              lease_expires_at = now() + ${msInterval('$2')},
-              last_sent_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND lease_expires_at IS NULL
-          AND (next_send_at IS NULL OR next_send_at <= now())
-          -- Never a send for a charge the provider already captured through another attempt.
-          AND (operation <> 'charge' OR NOT EXISTS (
-                SELECT 1 FROM charge_attempts x WHERE x.charge_id = charge_attempts.charge_id AND x.operation = 'charge'
-                   AND x.id <> charge_attempts.id AND ${isCapture('x')}))
-        RETURNING http_attempts`,
-      [attemptId, this.config.SUBMIT_LEASE_MS],
-    );
-    return rows[0][0]?.http_attempts ?? null;
   }
 
   /** The evidence and the transition it justifies commit together. */
@@ -194,20 +175,13 @@ export class AttemptSender {
       );
     }
     // The send only ended now, so any grace still to run counts from here (after the applier's charge-first locks).
-    await em.query(`UPDATE charge_attempts SET last_send_ended_at = GREATEST(last_send_ended_at, clock_timestamp()) WHERE id = $1`, [attempt.id]);
+    await markSendEnded(em, attempt.id);
     return null;
   }
 
   /** Nothing reached the provider (connect failure, 429): same key and bytes again after a backoff. */
   private async releaseForRetry(em: EntityManager, attemptId: string, claimed: number, lastError: Record<string, unknown> | null): Promise<'retry' | null> {
-    const [, affected] = await em.query<[unknown, number]>(
-      `UPDATE charge_attempts
-          SET lease_expires_at = NULL, last_error = $3, last_send_ended_at = clock_timestamp(),
-              next_send_at = now() + ${msInterval('$4')}, updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND http_attempts = $2`,
-      [attemptId, claimed, lastError, delayForTry(this.retrySchedule, claimed - 1)],
-    );
-    return affected === 1 ? 'retry' : null;
+    return (await releaseForRetry(em, attemptId, claimed, lastError, delayForTry(this.retrySchedule, claimed - 1))) ? 'retry' : null;
   }
 
   /**

@@ -16,15 +16,6 @@ export class AttemptNotFoundError extends DomainError {
   }
 }
 
-/** Lives here, the lowest library that looks charges up; @app/charges re-exports it. */
-export class ChargeNotFoundError extends DomainError {
-  readonly code = 'charge_not_found';
-  readonly kind = 'not_found';
-  constructor(chargeId: string) {
-    super(`charge ${chargeId} does not exist`, { chargeId });
-  }
-}
-
 /** The partial unique index refused a second open attempt for one charge. */
 export class OpenAttemptExistsError extends DomainError {
   readonly code = 'open_attempt_exists';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LedgerModule } from '@app/ledger';
+import { AttemptSettlementHooks } from './attempt-settlement.hooks.js';
 import { AttemptOpener } from './attempt-opener.service.js';
 import { AttemptSender } from './attempt-sender.service.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
@@ -10,9 +10,7 @@ import { AttemptTrendsQuery } from './attempt-trends.query.js';
 
 /** Attempts: opening, sending, and the one guarded way to change an attempt's status. */
 @Module({
-  // The transition writer settles a payout's reservation in the transaction that ends its attempt.
-  imports: [LedgerModule],
-  providers: [AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
-  exports: [AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
+  providers: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
+  exports: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
 })
 export class AttemptsModule {}

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { uniqueOrNull } from '@app/database';
 import type { LockedAttempt } from './charge-lock.query.js';
 import type { ProviderFact } from './rules/provider-fact.js';
+import { markLateCapture, parkOpenSiblings } from './store/attempt-facts.store.js';
 
 /**
  * What recording a provider's capture of an attempt we had failed came to: `recorded` (or already recorded with
@@ -22,38 +23,12 @@ export async function recordLateCapture(em: EntityManager, attempt: LockedAttemp
   // A capture of another amount is not this charge's payment: it stays an amount_mismatch for a person (who gives
   // it back through refund_needed, for the amount the provider really holds).
   if (!sameMoney(fact, attempt)) return 'not_a_capture';
-  const written = await uniqueOrNull(em, async () => {
-    const [rows] = await em.query<[unknown[], number]>(
-      `UPDATE charge_attempts
-          SET late_captured_at = COALESCE(late_captured_at, now()), late_capture_provider_charge_id = $2, updated_at = now()
-        WHERE id = $1 AND operation = 'charge' AND status = 'failed'
-          AND (late_capture_provider_charge_id IS NULL OR late_capture_provider_charge_id = $2)
-        RETURNING id`,
-      [attempt.id, fact.providerChargeId],
-    );
-    return rows.length === 1;
-  });
+  const providerChargeId = fact.providerChargeId;
+  const written = await uniqueOrNull(em, () => markLateCapture(em, attempt.id, providerChargeId));
   if (!written) return 'second_capture';
-  await parkOpenSiblings(em, attempt, fact.providerChargeId, source);
+  // Another attempt still pending and not on the wire must never be sent now; its result meets the capture otherwise.
+  await parkOpenSiblings(em, attempt.chargeId!, attempt.id, providerChargeId, source);
   return 'recorded';
-}
-
-/**
- * Another attempt of the charge still `pending` and not on the wire (a retry waiting for its backoff) must never
- * be sent now: it becomes `unknown`, so only a query resolves it (the sweeper schedules it). One on the wire keeps
- * its lease; its result meets the capture through the applier (a second capture goes to a person).
- */
-async function parkOpenSiblings(em: EntityManager, attempt: LockedAttempt, providerChargeId: string, source: { cause: string; actor: string }): Promise<void> {
-  await em.query(
-    `WITH parked AS (
-       UPDATE charge_attempts SET status = 'unknown', unknown_since = now(), next_send_at = NULL, updated_at = now()
-        WHERE charge_id = $1 AND operation = 'charge' AND id <> $2 AND status = 'pending' AND lease_expires_at IS NULL
-        RETURNING id)
-     INSERT INTO attempt_transitions (attempt_id, from_status, to_status, cause, actor, detail)
-     SELECT id, 'pending', 'unknown', $3, $4, jsonb_build_object('reason', 'charge_captured_by_another_attempt', 'capturedBy', $2::text, 'providerChargeId', $5::text)
-       FROM parked`,
-    [attempt.chargeId, attempt.id, source.cause, source.actor, providerChargeId],
-  );
 }
 
 /** The fact's money is the attempt's, where the fact says (a late response to our own request names none). */

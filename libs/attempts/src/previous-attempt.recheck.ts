@@ -9,6 +9,7 @@ import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { openReviewItem } from '@app/review/items';
+import { markRechecked } from './store/attempt-facts.store.js';
 
 /** Unanswered re-checks after which the charge goes to a person rather than answering 503 forever. */
 const UNVERIFIED_RECHECKS_BEFORE_REVIEW = 3;
@@ -59,7 +60,7 @@ export class PreviousAttemptRecheck {
       if (contradicted) return 'found';
       // A clean miss, or a charge the provider itself failed: nothing of this attempt can take money. A miss
       // from a lagging search is accepted too: the attempt was failed only after that search's whole window.
-      await em.query(`UPDATE charge_attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attempt.id]);
+      await markRechecked(em, attempt.id);
       return 'clean';
     });
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { uniqueOrNull } from '@app/database';
-import { LedgerService } from '@app/ledger';
+import { AttemptSettlementHooks } from './attempt-settlement.hooks.js';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
@@ -10,6 +10,7 @@ import { recordLateDebit } from './late-debit.recorder.js';
 import { lockProviderCharge } from './provider-charge.lock.js';
 import { openReviewItem, reaskAsSuccessAfterFailure } from '@app/review/items';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
+import { teachProviderChargeId } from './store/attempt-facts.store.js';
 import { decideProviderFact, type FactDisposition, type ProviderFact } from './rules/provider-fact.js';
 
 export interface FactSource {
@@ -32,7 +33,7 @@ export class ProviderFactApplier {
 
   constructor(
     private readonly transitions: AttemptTransitionWriter,
-    private readonly ledger: LedgerService,
+    private readonly hooks: AttemptSettlementHooks,
   ) {}
 
   async apply(em: EntityManager, attemptId: string, fact: ProviderFact, source: FactSource): Promise<FactDisposition> {
@@ -70,7 +71,7 @@ export class ProviderFactApplier {
       // charge is paid and never opens another attempt, whatever a person later acknowledges.
       const capture = await recordLateCapture(em, attempt, fact, source);
       // A payout's transfer that left after we released its money: debited now, what the account lacks owed.
-      const lateDebit = await recordLateDebit(this.ledger, em, attempt, fact);
+      const lateDebit = await recordLateDebit(this.hooks, em, attempt, fact);
       const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture, ...(lateDebit ? { lateDebit } : {}) });
       // An item opened when the provider only showed a pending charge (or transfer) now asks about money that moved.
       if (capture === 'recorded' || lateDebit !== null) {
@@ -78,10 +79,11 @@ export class ProviderFactApplier {
       }
       return reviewed;
     }
-    if (fact.providerChargeId && !attempt.providerChargeId && attempt.status !== 'failed') {
+    const taughtId = fact.providerChargeId;
+    if (taughtId && !attempt.providerChargeId && attempt.status !== 'failed') {
       // Progress still teaches us the provider's id, which turns the next lookup into a direct retrieve.
       const taught = await uniqueOrNull(em, async () => {
-        await em.query(`UPDATE charge_attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, fact.providerChargeId]);
+        await teachProviderChargeId(em, attemptId, taughtId);
         return true;
       });
       if (taught === null) return this.review(em, attemptId, 'duplicate_provider_charges', findings);

@@ -1,6 +1,6 @@
 import type { ChargeReviewItem } from '@app/review/items';
+import type { EntityManager } from 'typeorm';
 import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
-import type { RefundSummary } from '@app/refunds';
 import { capturingAttempt, deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';
 
 export interface AttemptView {
@@ -29,6 +29,19 @@ export interface CaptureView {
   late: boolean;
 }
 
+/** One of our refunds of the charge, as the charge view shows it (the refunds library derives its status). */
+export interface ChargeRefundSummary {
+  id: string;
+  amountCents: number;
+  status: 'processing' | 'in_review' | 'succeeded' | 'failed';
+}
+
+/**
+ * Reads a charge's refunds inside the view's snapshot. Charges do not know refunds: the api, where the two views
+ * meet, hands the refunds library's reader in.
+ */
+export type ChargeRefundsReader = (em: EntityManager, chargeId: string) => Promise<ChargeRefundSummary[]>;
+
 export interface ChargeView {
   id: string;
   /** The merchant it belongs to (a merchant only ever sees its own). */
@@ -50,7 +63,7 @@ export interface ChargeView {
   /** Review items still waiting for a person, whatever the status (a succeeded charge may have a duplicate under review). */
   reviewItems: ChargeReviewItem[];
   /** Our refunds of this charge (`refundedCents` stays what the provider reported). */
-  refunds: RefundSummary[];
+  refunds: ChargeRefundSummary[];
 }
 
 export function toChargeView(
@@ -58,7 +71,7 @@ export function toChargeView(
   attempts: ChargeAttemptEntity[],
   hasOpenReviewItem: boolean,
   reviewItems: ChargeReviewItem[] = [],
-  refunds: RefundSummary[] = [],
+  refunds: ChargeRefundSummary[] = [],
 ): ChargeView {
   return {
     id: charge.id,

@@ -1,5 +1,12 @@
-export { ChargeNotFoundError } from '@app/attempts';
 import { DomainError } from '@app/common';
+
+export class ChargeNotFoundError extends DomainError {
+  readonly code = 'charge_not_found';
+  readonly kind = 'not_found';
+  constructor(chargeId: string) {
+    super(`charge ${chargeId} does not exist`, { chargeId });
+  }
+}
 
 export class ChargeExistsError extends DomainError {
   readonly code = 'charge_exists';

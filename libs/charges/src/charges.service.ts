@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptOpener, AttemptSender, ChargeAlreadyCapturedError, ChargeNotFoundError, insertCharge } from '@app/attempts';
-import { hasOpenReviewItem, openReviewItemsOfCharge } from '@app/review/items';
+import { AttemptSender, ChargeAlreadyCapturedError } from '@app/attempts';
 import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { inSpan, type Span } from '@app/observability';
-import { refundSummariesOf } from '@app/refunds';
+import { hasOpenReviewItem, openReviewItemsOfCharge } from '@app/review/items';
 import { merchantScope, type Actor } from '@app/auth';
-import { ChargeExistsError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
-import { toChargeView, type ChargeView } from './charge.view.js';
+import { ChargeAttemptOpener } from './charge-attempt.opener.js';
+import { insertCharge } from './charge-submit.statements.js';
+import { ChargeExistsError, ChargeNotFoundError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
+import { toChargeView, type ChargeRefundsReader, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';
 
 export interface NewCharge {
@@ -31,7 +32,7 @@ export class ChargesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
-    private readonly opener: AttemptOpener,
+    private readonly opener: ChargeAttemptOpener,
     private readonly sender: AttemptSender,
   ) {}
 
@@ -78,11 +79,11 @@ export class ChargesService {
    * Opens or reuses the charge's attempt and makes at most one provider call. Safe to call any number of
    * times, concurrently: the database decides who sends, everyone else just reads the result.
    */
-  submit(chargeId: string, caller: Actor): Promise<ChargeView> {
-    return inSpan('charge.submit', { 'charge_once.charge_id': chargeId }, (span) => this.submitInSpan(chargeId, caller, span));
+  submit(chargeId: string, caller: Actor, refundsOf: ChargeRefundsReader): Promise<ChargeView> {
+    return inSpan('charge.submit', { 'charge_once.charge_id': chargeId }, (span) => this.submitInSpan(chargeId, caller, refundsOf, span));
   }
 
-  private async submitInSpan(chargeId: string, caller: Actor, span: Span): Promise<ChargeView> {
+  private async submitInSpan(chargeId: string, caller: Actor, refundsOf: ChargeRefundsReader, span: Span): Promise<ChargeView> {
     const scope = merchantScope(caller);
     const actor = caller.name;
     // The common first submit: open claimed, send, settle, and show what was written (three round trips).
@@ -93,7 +94,7 @@ export class ChargesService {
     if (first) {
       span.setAttributes(attemptAttributes(first.attempt));
       const settled = await this.sender.sendClaimed(first.attempt, actor);
-      if (!settled) return this.view(chargeId, scope);
+      if (!settled) return this.view(chargeId, scope, refundsOf);
       const attempt = Object.assign(first.attempt, { ...settled, resolvedBy: settled.resolvedAt ? 'submit' : null });
       // Nothing opened a review item on this path, and a charge with no success yet has no refunds.
       return toChargeView(first.charge, [...first.attempts, attempt], false);
@@ -104,11 +105,14 @@ export class ChargesService {
     if ('attempt' in opened) span.setAttributes(attemptAttributes(opened.attempt));
     if (opened.kind === 'open' && opened.created) await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.kind === 'open' && opened.attempt.status === 'pending') await this.sender.send(opened.attempt.id, actor);
-    return this.view(chargeId, scope);
+    return this.view(chargeId, scope, refundsOf);
   }
 
-  /** `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant). */
-  async view(chargeId: string, merchantId: string | null): Promise<ChargeView> {
+  /**
+   * `merchantId`: the caller's merchant, in the SQL (null: a reviewer or admin, who sees every merchant).
+   * `refundsOf`: the refunds' reader, read in the same snapshot (the api composes the two libraries).
+   */
+  async view(chargeId: string, merchantId: string | null, refundsOf: ChargeRefundsReader): Promise<ChargeView> {
     // One snapshot: a transition committing between two reads must not show an attempt beside items or refunds
     // of another moment (a polling client acts on what it reads).
     return this.db.transaction('REPEATABLE READ', async (em) => {
@@ -118,12 +122,11 @@ export class ChargesService {
       const reviewItems = await openReviewItemsOfCharge(em, chargeId);
       // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
       const chargeInReview = await hasOpenReviewItem(em, 'charge', chargeId);
-      return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundSummariesOf(em, chargeId));
+      return toChargeView(charge, attempts, chargeInReview, reviewItems, await refundsOf(em, chargeId));
     });
   }
 }
 
-/** What a submit's span says of its attempt: ids and provider, never its idempotency key. */
 function attemptAttributes(attempt: ChargeAttemptEntity): Record<string, string> {
   return { 'charge_once.attempt_id': attempt.id, 'charge_once.provider': attempt.provider };
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptTransitionWriter, insertClaimedAttempt, payloadHash } from '@app/attempts';
-import { AppConfig } from '@app/config';
+import { DataSource } from 'typeorm';
+import { AttemptOpener, payloadHash } from '@app/attempts';
 import { ChargeAttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { LedgerService } from '@app/ledger';
@@ -30,8 +29,7 @@ export class PayoutOpener {
     @InjectDataSource() private readonly db: DataSource,
     private readonly pix: PixPayoutGateway,
     private readonly ledger: LedgerService,
-    private readonly transitions: AttemptTransitionWriter,
-    private readonly config: AppConfig,
+    private readonly opener: AttemptOpener,
   ) {}
 
   async create(account: LedgerAccountEntity, input: NewPayout, actor: string): Promise<{ payout: PayoutEntity; attempt: ChargeAttemptEntity }> {
@@ -55,14 +53,15 @@ export class PayoutOpener {
         createdBy: actor,
       });
       await em.insert(PayoutEntity, payout);
-      const attempt = await this.insertAttempt(em, attemptId, payout, actor);
+      const attempt = await this.opener.openFirstAttempt(em, this.encode(attemptId, payout), actor);
       return { payout, attempt };
     });
   }
 
-  private async insertAttempt(em: EntityManager, id: string, payout: PayoutEntity, actor: string): Promise<ChargeAttemptEntity> {
+  /** Its idempotency key is its own id: the transfer id derives from either. */
+  private encode(id: string, payout: PayoutEntity): ChargeAttemptEntity {
     const payload = this.pix.encodePixSend({ attemptId: id, amountCents: payout.amountCents, currency: payout.currency, payeePixKey: payout.pixKey, description: payout.description });
-    const attempt = Object.assign(new ChargeAttemptEntity(), {
+    return Object.assign(new ChargeAttemptEntity(), {
       id,
       chargeId: null,
       operation: 'payout',
@@ -76,7 +75,5 @@ export class PayoutOpener {
       payloadHash: payloadHash(payload),
       httpAttempts: 0,
     });
-    // Created already claimed for its first send: the claim commits with the key and the reservation.
-    return insertClaimedAttempt(em, attempt, { openIndex: 'uq_charge_attempts_open_per_payout', owner: payout.id, leaseMs: this.config.SUBMIT_LEASE_MS, transitions: this.transitions, actor });
   }
 }

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
 import { LedgerModule } from '@app/ledger';
+import { PayoutSettlement } from './payout-settlement.hook.js';
 import { PayoutOpener } from './payout-opener.service.js';
 import { PayoutsService } from './payouts.service.js';
 
 @Module({
   imports: [AttemptsModule, LedgerModule],
-  providers: [PayoutOpener, PayoutsService],
+  // The settlement registers itself with the attempts: wherever payout attempts can end, import this module.
+  providers: [PayoutOpener, PayoutsService, PayoutSettlement],
   exports: [PayoutsService],
 })
 export class PayoutsModule {}

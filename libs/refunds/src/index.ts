@@ -1,6 +1,6 @@
 export { RefundsModule } from './refunds.module.js';
 export { RefundsService } from './refunds.service.js';
-export { RefundOpener, type NewRefund, type OpenedRefundAttempt, type ProposalToExecute } from './refund-opener.service.js';
+export { RefundOpener, type NewRefund, type ProposalToExecute } from './refund-opener.service.js';
 export { toRefundView, type RefundView, type RefundAttemptView } from './refund.view.js';
 export { refundSummariesOf, type RefundSummary } from './refund-summary.query.js';
 export * from './rules/refund-status.js';

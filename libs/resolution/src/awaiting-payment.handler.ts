@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ProviderCallRecorder, ProviderFactApplier } from '@app/attempts';
+import { ProviderCallRecorder, ProviderFactApplier, markAwaitingPayment } from '@app/attempts';
 import { isRecord } from '@app/common';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry, type ProviderCharge } from '@app/gateways';
@@ -61,12 +61,7 @@ export class AwaitingPaymentHandler {
       const disposition = await this.facts.apply(em, attempt.id, fact, { cause: 'resolver', actor: 'resolver', evidence: { reason: 'awaiting_payment', dueDate: charge.payableUntil } });
       if (disposition.action === 'review') return false;
       // Waiting for a payer is no failed try: the count starts again, and only an undecided answer after it counts.
-      const [, affected] = await em.query<[unknown[], number]>(
-        `UPDATE charge_attempts SET awaiting_payment_until = $2, resolution_tries = 0, updated_at = now()
-          WHERE id = $1 AND status = 'unknown' AND provider_charge_id = $3`,
-        [attempt.id, deadline.at, charge.providerChargeId],
-      );
-      return affected === 1;
+      return markAwaitingPayment(em, attempt.id, deadline.at, charge.providerChargeId);
     });
     if (!awaiting) return;
     // One reminder per deadline; the sweeper leaves an awaiting attempt alone until then, and recreates it after.

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
+import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, countResolutionTry, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { inSpan, resolutionDecisionsTotal } from '@app/observability';
@@ -56,7 +56,7 @@ export class UnknownAttemptResolver {
     // nothing about the time after it started.
     const [{ at: lookupStartedAt }] = await this.db.query<Array<{ at: Date }>>(`SELECT clock_timestamp() AS at`);
     const lookup = await this.lookup(gateway, attempt, target);
-    const counted = await this.countTry(attemptId, lookupStartedAt);
+    const counted = await countResolutionTry(this.db, attemptId, lookupStartedAt);
     if (counted === null) return null;
     const { tryNumber, msSinceSendEnded } = counted;
     const decision = decideResolution({
@@ -86,23 +86,6 @@ export class UnknownAttemptResolver {
       detail: summariseLookup(lookup),
     });
     return lookup;
-  }
-
-  /**
-   * Counts this try only while the attempt is still unknown (null means someone resolved it meanwhile), and
-   * reads how long before the lookup left its last send had ended, by the database's clock.
-   */
-  private async countTry(attemptId: string, lookupStartedAt: Date): Promise<{ tryNumber: number; msSinceSendEnded: number } | null> {
-    const [rows] = await this.db.query<[Array<{ resolution_tries: number; ms_since_send_ended: number }>, number]>(
-      `UPDATE charge_attempts SET resolution_tries = resolution_tries + 1, updated_at = now()
-        WHERE id = $1 AND status = 'unknown'
-        RETURNING resolution_tries,
-                  (EXTRACT(EPOCH FROM $2::timestamptz - COALESCE(last_send_ended_at, last_sent_at, created_at)) * 1000)::float8
-                    AS ms_since_send_ended`,
-      [attemptId, lookupStartedAt],
-    );
-    const row = rows[0];
-    return row ? { tryNumber: row.resolution_tries, msSinceSendEnded: row.ms_since_send_ended } : null;
   }
 
   private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult, lookupStartedAt: Date): Promise<void> {

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } 
 import type { Response } from 'express';
 import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
+import { refundSummariesOf } from '@app/refunds';
 import { ChargeViewDto } from './charge-view.dto.js';
 import { CreateChargeDto } from './create-charge.dto.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
@@ -44,13 +45,14 @@ export class ChargesController {
   @ApiErrors({ 404: 'charge_not_found', 409: ['open_attempt_exists', 'illegal_transition', 'charge_already_captured'], 503: 'previous_attempt_unverified' })
   @HttpCode(200)
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
-    return this.charges.submit(id, actor);
+    return this.charges.submit(id, actor, refundSummariesOf);
   }
 
   @Get(':id')
   @ApiOkResponse({ type: ChargeViewDto })
   @ApiErrors({ 404: 'charge_not_found' })
   get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
-    return this.charges.view(id, merchantScope(actor));
+    // Where the charge and refund views meet: the charge view reads our refunds in its own snapshot.
+    return this.charges.view(id, merchantScope(actor), refundSummariesOf);
   }
 }
