@@ -13,10 +13,11 @@ import { ResolveAsaasAttemptProcessor, ResolveEfiAttemptProcessor, ResolveStripe
 import { SendAttemptProcessor } from './send-attempt.processor.js';
 import { ScheduledWork } from './scheduled-work.js';
 import { ReconciliationSchedule } from './reconciliation-schedule.js';
+import { ReconciliationRunWorkerModule } from './reconciliation-run-worker.module.js';
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
-  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule],
+  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule, ReconciliationRunWorkerModule],
   providers: [SendAttemptProcessor, ResolveStripeAttemptProcessor, ResolveAsaasAttemptProcessor, ResolveEfiAttemptProcessor, ScheduledWork, ReconciliationSchedule],
 })
 export class WorkerModule {}
