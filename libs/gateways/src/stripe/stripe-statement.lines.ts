@@ -56,11 +56,6 @@ export function majorToMinorUnits(decimal: string, currency: string): number {
   return match[1] === '-' && minor !== 0 ? -minor : minor;
 }
 
-/** One CSV row of the itemized report (columns by name) as a statement line. */
-export function lineFromReportRow(row: Record<string, string | undefined>): StatementLine {
-  return lineFromReportColumns((column) => row[column]);
-}
-
 /**
  * Reads the report's records after its header: each record (fields in the header's order) becomes a statement
  * line, its columns found by the position the header gave them, with no object built per row.
@@ -76,6 +71,7 @@ export function reportRecordReader(header: readonly string[]): (fields: readonly
 
 type ReportColumn = (typeof STRIPE_REPORT_COLUMNS)[number];
 
+/** One row of the itemized report as a statement line, its columns read by name. */
 function lineFromReportColumns(column: (name: ReportColumn) => string | undefined): StatementLine {
   const lineId = required(column, 'balance_transaction_id');
   const currency = required(column, 'currency').toLowerCase();
