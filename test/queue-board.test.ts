@@ -34,6 +34,6 @@ describe('the queue board at /admin/queues', () => {
     const api = await stack.http.get('/admin/queues/api/queues').set('Authorization', basic);
     expect(api.status).toBe(200);
     const names = (api.body as { queues: Array<{ name: string }> }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(['attempt-resolution-asaas', 'attempt-resolution-efi', 'attempt-resolution-stripe', 'attempt-submit']);
+    expect(names).toEqual(['attempt-resolution-asaas', 'attempt-resolution-efi', 'attempt-resolution-stripe', 'attempt-submit', 'reconciliation-run']);
   });
 });

@@ -21,6 +21,7 @@ describe('no day goes unreconciled', () => {
   beforeAll(async () => {
     const databaseUrl = await scratchDatabase('reconciliation_nights');
     stack = await startTestStack({
+      reconciliationRuns: true,
       env: {
         DATABASE_URL: databaseUrl,
         RECONCILIATION_TZ: 'UTC',

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { ApiModule } from '../../apps/api/src/api.module.js';
 import { configureApiApp } from '../../apps/api/src/configure-api-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
+import { ReconciliationRunWorkerModule } from '../../apps/worker/src/reconciliation-run-worker.module.js';
 import { ApiTokenService } from '@app/auth';
 import { AppConfig, loadConfig } from '@app/config';
 import { ResolutionModule } from '@app/resolution';
@@ -34,6 +35,8 @@ export interface TestStackOptions {
   env?: Record<string, string | undefined>;
   /** Run the worker's processors in the same process (retries, resolution, sweeper). */
   worker?: boolean;
+  /** Run the worker's on-demand reconciliation runs in the same process, and nothing else of the worker. */
+  reconciliationRuns?: boolean;
   /** Make the resolver and sweeper available to call directly, without running any processor. */
   resolution?: boolean;
   /** Share a simulator and a queue prefix with another stack (two processes on one system). */
@@ -79,7 +82,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   // The stack's tokens are made like token:create's (they live until revoked): API_TOKENS is each api's own setting,
   // and an api booting with another one revokes the env tokens it no longer lists, so parallel stacks use none.
   delete config.API_TOKENS;
-  const imports = [ApiModule, ...(options.worker ? [WorkerModule] : options.resolution ? [ResolutionModule] : [])];
+  const imports = [
+    ApiModule,
+    ...(options.worker ? [WorkerModule] : options.resolution ? [ResolutionModule] : []),
+    ...(options.reconciliationRuns ? [ReconciliationRunWorkerModule] : []),
+  ];
   const moduleRef = await Test.createTestingModule({ imports })
     .overrideProvider(AppConfig)
     .useValue(config)

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /** dist/ root, from dist/apps/bench/src/ where this file runs. */
@@ -16,8 +17,11 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a built app (`apps/api`, `apps/worker`, or a script under dist/) as its own process, sampling its memory. */
-export function startService(app: 'api' | 'worker' | { script: string }, env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
+/**
+ * Starts a built app (`apps/api`, `apps/worker`, or a script under dist/) as its own process, sampling its memory.
+ * `onLogLine` receives each line the process writes to stdout (its JSON log), instead of it being shown or dropped.
+ */
+export function startService(app: 'api' | 'worker' | { script: string }, env: Record<string, string>, nodeArgs: string[] = [], onLogLine?: (line: string) => void): ServiceProcess {
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles any bench's service processes: node refuses those flags in NODE_OPTIONS.
   // The api runs with the young generation it runs with in production (README, Memory); BENCH_NODE_ARGS may override it.
   const args = [...(app === 'api' ? ['--max-semi-space-size=2'] : []), ...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
@@ -25,8 +29,9 @@ export function startService(app: 'api' | 'worker' | { script: string }, env: Re
   const child = spawn(process.execPath, [...args, script], {
     // BENCH_LOG_LEVEL=info shows the service's own logs (e.g. a reconciliation run's time per step).
     env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
-    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', onLogLine ? 'pipe' : process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
+  if (onLogLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLogLine);
   let sampledPeak = 0;
   const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readKiB(child.pid, 'VmRSS'))), 50);
   // Never what keeps the bench alive: chaos kills services with -9 without stop(), and the run must still exit.

@@ -1,16 +1,17 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { migrateDatabase } from '@app/database';
-import { centsToValor } from '@app/gateways';
-import { startEfiSimulator, startSimulator, type EfiSimulator, type Simulator } from '@app/simulator';
 import { intArg, startService, waitForHealth } from './bench-process.js';
+import { CHARGES, PAYOUTS, day, planted } from './bench-reconcile.subjects.js';
 
 /**
  * `npm run bench:reconcile -- --lines=1000000`: seeds N succeeded attempts and an N-line statement day at
- * the simulator (plus 3 provider-only charges), then reconciles the day in a real api process from dist/,
- * once through the provider's report file and once through API paging, each in a fresh process. Prints
- * seconds, lines/s and the process's peak RSS (VmHWM) per path. Asserts nothing; checks the outcome.
+ * the simulator (plus 3 provider-only charges), then reconciles the day with a real api and worker from dist/
+ * (the api queues the run, the worker executes it), once through the provider's report file and once through
+ * API paging, each in fresh processes. Prints seconds, lines/s, the worker's peak RSS (VmHWM), the time of each
+ * phase as the worker logged it, and the CPU this bench process (serving the simulator's day) and the worker
+ * used during the run. Asserts nothing; checks the outcome.
  * The same is done first for a baseline day (`--baseline-lines`, default 10 000) in a database of its own, and
  * the peak RSS of the large day is printed as a ratio of the baseline's, measured in the same run: memory must
  * not grow with the day. `--reuse-db` skips re-seeding a database that already holds the same number of lines.
@@ -19,74 +20,9 @@ import { intArg, startService, waitForHealth } from './bench-process.js';
  */
 const lines = intArg('lines', 10_000);
 const baselineLines = intArg('baseline-lines', 10_000);
-const planted = 3;
-const day = '2026-11-15';
-const dayStart = Date.parse(`${day}T00:00:00Z`) / 1000;
 const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench');
 const subjectArg = process.argv.find((a) => a.startsWith('--subject='))?.slice('--subject='.length) ?? 'charges';
 if (subjectArg !== 'charges' && subjectArg !== 'payouts') throw new Error(`--subject must be charges or payouts, got ${subjectArg}`);
-
-/** What a day is made of: our side in the database, the provider's side at its simulator, and how the api reaches it. */
-interface Subject {
-  provider: 'stripe' | 'efi';
-  sources: ReadonlyArray<'report' | 'api'>;
-  start(): Promise<{ env: Record<string, string>; plant(from: number, to: number, count: number): void; plantProviderOnly(): void; close(): Promise<void> }>;
-  seed(db: pg.Pool, from: number, to: number, count: number): Promise<void>;
-  /** Table counted to tell whether a reused database holds this day. */
-  seededTable: string;
-}
-
-const CHARGES: Subject = {
-  provider: 'stripe',
-  sources: ['report', 'api'],
-  seededTable: `charge_attempts WHERE operation = 'charge'`,
-  async start() {
-    const sim: Simulator = await startSimulator({ port: 0, controlPort: 0 });
-    return {
-      // The simulator's key: a made-up sk_test key with the default webhook secret is refused at boot.
-      env: { STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator' },
-      plant(from, to, count) {
-        const charges = [];
-        for (let i = from; i <= to; i += 1) {
-          charges.push({
-            amount: 1000 + (i % 9000),
-            created: dayStart + Math.floor(((i - 1) * 86400) / count),
-            paymentIntentId: `pi_bench_${i}`,
-            recordIntent: false,
-            metadata: { attempt_id: uuidOf('a', i), charge_id: uuidOf('c', i) },
-          });
-        }
-        sim.plantCharges(charges);
-      },
-      plantProviderOnly: () => sim.plantCharges(Array.from({ length: planted }, (_, i) => ({ amount: 777, created: dayStart + 3600 * (i + 1), recordIntent: false }))),
-      close: () => sim.close(),
-    };
-  },
-  seed: seedChargeAttempts,
-};
-
-const PAYOUTS: Subject = {
-  provider: 'efi',
-  sources: ['api'],
-  seededTable: `charge_attempts WHERE operation = 'payout'`,
-  async start() {
-    const efi: EfiSimulator = await startEfiSimulator({ port: 0 });
-    return {
-      env: { EFI_API_BASE: efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example' },
-      plant(from, to, count) {
-        const transfers = [];
-        for (let i = from; i <= to; i += 1) {
-          transfers.push({ idEnvio: uuidOf('a', i).replace(/-/g, ''), endToEndId: e2eOf(i), valor: centsToValor(1000 + (i % 9000)), requestedAt: new Date((dayStart + Math.floor(((i - 1) * 86400) / count)) * 1000) });
-        }
-        efi.plantTransfers(transfers);
-      },
-      plantProviderOnly: () =>
-        efi.plantTransfers(Array.from({ length: planted }, (_, i) => ({ idEnvio: `foreign${i}`, endToEndId: e2eOf(10_000_000 + i), valor: '7.77', requestedAt: new Date((dayStart + 3600 * (i + 1)) * 1000) }))),
-      close: () => efi.close(),
-    };
-  },
-  seed: seedPayoutAttempts,
-};
 
 const subject = subjectArg === 'payouts' ? PAYOUTS : CHARGES;
 
@@ -156,28 +92,32 @@ async function benchDay(count: number, suffix: string): Promise<SourceResult[]> 
   return results;
 }
 
-function uuidOf(tag: string, i: number): string {
-  const h = createHash('md5').update(`${tag}${i}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
 async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl: URL, providerEnv: Record<string, string>): Promise<SourceResult> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const token = `admin-${randomUUID()}`;
-  const api = startService('api', {
+  const env = {
     DATABASE_URL: databaseUrl.toString(),
-    PORT: String(port),
-    API_TOKENS: `admin:${token}`,
     ...providerEnv,
+    QUEUE_PREFIX: `bench-reconcile-${randomUUID().slice(0, 8)}`,
     RECONCILIATION_TZ: 'UTC',
+    RECONCILIATION_CRON: 'off',
     RECONCILIATION_REPORT_POLL_MS: '50',
     RECONCILIATION_LEASE_MS: '30000',
+  };
+  // The api records the run and answers 202; the worker executes it and logs its time per phase, read from its log.
+  const api = startService('api', { ...env, PORT: String(port), API_TOKENS: `admin:${token}` });
+  const phases = new Map<string, Record<string, number>>();
+  const worker = startService('worker', { ...env, LOG_LEVEL: 'info' }, [], (logLine) => {
+    const entry = parsedLog(logLine);
+    if (entry?.msg === 'reconciliation run succeeded' && typeof entry.runId === 'string') phases.set(entry.runId, entry.phasesMs as Record<string, number>);
   });
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, 180_000);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const workerCpuBefore = worker.cpuSeconds();
     const created = await fetch(`${url}/reconciliation/runs`, { method: 'POST', headers, body: JSON.stringify({ provider: subject.provider, date: day, source }) });
     if (created.status !== 202) throw new Error(`POST /reconciliation/runs answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
@@ -191,37 +131,41 @@ async function reconcileIn(source: 'report' | 'api', lines: number, databaseUrl:
       if (run.status !== 'running') break;
     }
     const wall = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const workerCpu = worker.cpuSeconds() - workerCpuBefore;
     if (run.status !== 'succeeded') throw new Error(`run ${source} ${run.status}: ${run.error}`);
     const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
     const ok = run.linesRead === lines + planted && run.matched === lines && run.divergences.provider_only === planted && run.divergences.missing_at_provider === 0;
-    const peakRssMiB = api.peakRssMiB();
+    const peakRssMiB = worker.peakRssMiB();
+    // Wait briefly for the log line: it is written just after the run's row says succeeded.
+    for (let i = 0; i < 50 && !phases.has(id); i += 1) await new Promise((r) => setTimeout(r, 20));
     const line =
       `  ${source.padEnd(6)} ${String(run.linesRead).padStart(8)} lines in ${seconds.toFixed(1)} s (${Math.round(run.linesRead / seconds)} lines/s; ` +
-      `${wall.toFixed(1)} s from request to answer), peak RSS ${peakRssMiB.toFixed(0)} MiB; matched ${run.matched}, ` +
-      `divergences ${JSON.stringify(run.divergences)} ${ok ? '(as seeded)' : '(NOT as seeded)'}`;
+      `${wall.toFixed(1)} s from request to answer), worker peak RSS ${peakRssMiB.toFixed(0)} MiB; matched ${run.matched}, ` +
+      `divergences ${JSON.stringify(run.divergences)} ${ok ? '(as seeded)' : '(NOT as seeded)'}\n` +
+      `         phases (s): ${formatPhases(phases.get(id))}\n` +
+      `         CPU: this bench process (the simulator serving the day) ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s = ${(((cpu.user + cpu.system) / 1e6 / wall) * 100).toFixed(0)} % of one core; ` +
+      `worker ${workerCpu.toFixed(1)} s = ${((workerCpu / wall) * 100).toFixed(0)} %`;
     return { source, line, peakRssMiB };
   } finally {
     await api.stop();
+    await worker.stop();
   }
 }
 
-/** Charges and succeeded attempts `from`..`to`; md5(tag || i)::uuid is the id the simulator side computes with uuidOf. */
-async function seedChargeAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
-  await db.query(
-    `WITH merchant AS (
-       INSERT INTO merchants (name) VALUES ('bench') ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id)
-     INSERT INTO charges (id, merchant_id, order_id, amount_cents, currency, customer_id, provider, created_by)
-     SELECT md5('c' || i)::uuid, (SELECT id FROM merchant), 'bench-reconcile-' || i, 1000 + i % 9000, 'usd', 'cus_bench', 'stripe', 'bench'
-       FROM generate_series($1::int, $2::int) i`,
-    [from, to],
-  );
-  await db.query(
-    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
-     SELECT md5('a' || i)::uuid, md5('c' || i)::uuid, md5('k' || i)::uuid, 'stripe', 'succeeded', 'pi_bench_' || i, '', repeat('0', 64), 1, now(), 'submit',
-            to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
-       FROM generate_series($1::int, $2::int) i`,
-    [from, to, dayStart, lines],
-  );
+function parsedLog(line: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+function formatPhases(phasesMs: Record<string, number> | undefined): string {
+  if (!phasesMs) return 'not logged';
+  return Object.entries(phasesMs)
+    .map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(2)}`)
+    .join(', ');
 }
 
 async function seededCount(databaseUrl: URL): Promise<number> {
@@ -234,35 +178,4 @@ async function seededCount(databaseUrl: URL): Promise<number> {
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-
-/** Payouts and their succeeded attempts `from`..`to`, from one funded account; ids as the simulator side computes them. */
-async function seedPayoutAttempts(db: pg.Pool, from: number, to: number, lines: number): Promise<void> {
-  if (from === 1) {
-    await db.query(`INSERT INTO merchants (name) VALUES ('bench') ON CONFLICT DO NOTHING`);
-    await db.query(`INSERT INTO api_tokens (name, role, token_hash, merchant_id) SELECT 'bench-merchant', 'merchant', repeat('b', 64), id FROM merchants WHERE name = 'bench' ON CONFLICT DO NOTHING`);
-    await db.query(
-      `INSERT INTO ledger_accounts (id, owner_token_name, merchant_id, currency, created_by)
-       SELECT md5('account')::uuid, 'bench-merchant', id, 'brl', 'bench' FROM merchants WHERE name = 'bench' ON CONFLICT DO NOTHING`,
-    );
-  }
-  await db.query(
-    `INSERT INTO payouts (id, account_id, amount_cents, currency, provider, pix_key, pix_key_type, created_by)
-     SELECT md5('p' || i)::uuid, md5('account')::uuid, 1000 + i % 9000, 'brl', 'efi', 'payee@example.com', 'email', 'bench'
-       FROM generate_series($1::int, $2::int) i`,
-    [from, to],
-  );
-  await db.query(
-    `INSERT INTO charge_attempts (id, payout_id, operation, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
-     SELECT md5('a' || i)::uuid, md5('p' || i)::uuid, 'payout', md5('k' || i)::uuid, 'efi', 'succeeded', 'E09089356' || lpad(i::text, 23, '0'), '', repeat('0', 64), 1, now(), 'submit',
-            to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
-       FROM generate_series($1::int, $2::int) i`,
-    [from, to, dayStart, lines],
-  );
-}
-
-/** A BACEN-shaped end-to-end id, the one seedPayoutAttempts stores for payout i. */
-function e2eOf(i: number): string {
-  return `E09089356${String(i).padStart(23, '0')}`;
 }

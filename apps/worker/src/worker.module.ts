@@ -14,10 +14,11 @@ import { resolveAttemptProcessorFor } from './resolve-attempt.processor.js';
 import { SendAttemptProcessor } from './send-attempt.processor.js';
 import { ScheduledWork } from './scheduled-work.js';
 import { ReconciliationSchedule } from './reconciliation-schedule.js';
+import { ReconciliationRunWorkerModule } from './reconciliation-run-worker.module.js';
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
-  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule, PayoutsModule],
+  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule, PayoutsModule, ReconciliationRunWorkerModule],
   providers: [SendAttemptProcessor, ...PROVIDERS.map(resolveAttemptProcessorFor), ScheduledWork, ReconciliationSchedule],
 })
 export class WorkerModule {}

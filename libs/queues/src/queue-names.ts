@@ -11,5 +11,8 @@ export function resolutionQueueFor(provider: string): string {
   return `attempt-resolution-${provider}`;
 }
 
+/** On-demand reconciliation runs: the api records the run and queues it, a worker executes it. */
+export const RECONCILIATION_RUN_QUEUE = 'reconciliation-run';
+
 /** Every queue, for the queue board and the queue depth gauge. */
-export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, ...PROVIDERS.map(resolutionQueueFor)];
+export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, ...PROVIDERS.map(resolutionQueueFor), RECONCILIATION_RUN_QUEUE];

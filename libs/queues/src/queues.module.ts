@@ -4,7 +4,8 @@ import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
 import { GatewayRegistry, PROVIDERS } from '@app/gateways';
 import { smoothLimiter } from './rules/smooth-limiter.js';
-import { SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
+import { RECONCILIATION_RUN_QUEUE, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
+import { ReconciliationRunJobs } from './reconciliation-run-jobs.js';
 
 /**
  * The Redis connection every queue shares. Redis is only a reminder: the database is the source of
@@ -21,7 +22,7 @@ import { SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),
-    BullModule.registerQueue({ name: SUBMIT_QUEUE }),
+    BullModule.registerQueue({ name: SUBMIT_QUEUE }, { name: RECONCILIATION_RUN_QUEUE }),
     // Bull's limiter lives in Redis, so each provider's query budget (a capability of its adapter) holds
     // across every worker process: a backlog of unknowns cannot get the account blocked.
     BullModule.registerQueueAsync(
@@ -32,7 +33,7 @@ import { SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
       })),
     ),
   ],
-  providers: [AttemptJobs],
-  exports: [BullModule, AttemptJobs],
+  providers: [AttemptJobs, ReconciliationRunJobs],
+  exports: [BullModule, AttemptJobs, ReconciliationRunJobs],
 })
 export class QueuesModule {}

@@ -8,26 +8,33 @@ import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissi
 /**
  * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the
  * metadata when the attempt never learnt its intent), for exactly the charge's amount and currency, with no
- * other attempt holding that intent. Driven from the unknown attempts (few), through the staging indexes.
- * Also a failed attempt's line while its charge holds no capture: the provider's statement is a capture we
- * never recorded, and the applier records it beside the `failed` (with a review item), so the charge is paid
- * and opens no other attempt.
+ * other attempt holding that intent. Also a failed attempt's line while its charge holds no capture: the
+ * provider's statement is a capture we never recorded, and the applier records it beside the `failed` (with a
+ * review item), so the charge is paid and opens no other attempt.
+ * Driven from those attempts (few), each looking its lines up through the staging indexes: the attempts are
+ * gathered first (MATERIALIZED), since a planner left free joined a million lines to the charges by amount.
  */
 async function findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
   const { rows } = await client.query<SettleCandidate>(
-    `SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.provider_charge_id AS "providerChargeId", s.line_id AS "lineId",
+    `WITH settleable AS MATERIALIZED (
+       SELECT a.id, a.provider_charge_id, c.amount_cents, c.currency::text AS currency
+         FROM charge_attempts a
+         JOIN charges c ON c.id = a.charge_id
+        WHERE a.provider = $1 AND a.operation = 'charge'
+          AND (a.status = 'unknown'
+               OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge' AND ${isCapture('x')})))
+     )
+     SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.provider_charge_id AS "providerChargeId", s.line_id AS "lineId",
             s.amount_cents::float8 AS "amountCents", s.currency, s.created_at AS "createdAt"
-       FROM charge_attempts a
-       JOIN charges c ON c.id = a.charge_id
-       JOIN ${STAGING_TABLE} s
-         ON s.provider_charge_id = a.provider_charge_id
-         OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id)
-      WHERE a.provider = $1 AND a.operation = 'charge'
-        AND (a.status = 'unknown'
-             OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge' AND ${isCapture('x')})))
-        AND s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
+       FROM settleable a
+       JOIN LATERAL (
+         SELECT * FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id
+         UNION ALL
+         SELECT * FROM ${STAGING_TABLE} s WHERE a.provider_charge_id IS NULL AND s.attempt_ref = a.id
+       ) s ON true
+      WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
         AND s.created_at >= $2 AND s.created_at < $3
-        AND s.amount_cents = c.amount_cents AND s.currency = c.currency
+        AND s.amount_cents = a.amount_cents AND s.currency = a.currency
         AND NOT EXISTS (SELECT 1 FROM charge_attempts o WHERE o.provider_charge_id = s.provider_charge_id AND o.id <> a.id)
       ORDER BY a.id, s.created_at, s.line_id`,
     [scope.provider, scope.window.start, scope.window.end],
@@ -48,20 +55,21 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
        SELECT s.line_id, s.provider_charge_id, s.amount_cents, s.currency, s.created_at,
               COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
-              ${capturedProviderChargeId('succ')} AS succ_pci
+              COALESCE(CASE WHEN ${isCapture('a')} THEN ${capturedProviderChargeId('a')} END, succ.provider_charge_id) AS succ_pci
          FROM ${STAGING_TABLE} s
          LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
-         LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
+         -- The lookups below run only for the few lines they concern (LIMIT keeps each a gated probe, not a hash of the
+         -- whole table): by our attempt id when the intent is not ours, and the charge's capture when it is not the
+         -- line's own attempt (a success, or a late capture of an attempt we had failed).
+         LEFT JOIN LATERAL (SELECT ar.id, ar.status, ar.charge_id FROM charge_attempts ar
+                             WHERE a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge' LIMIT 1) ar ON true
          LEFT JOIN charges c ON c.id = COALESCE(a.charge_id, ar.charge_id, s.charge_ref)
-         -- The charge's capture: a success, or a late capture of an attempt we had failed.
-         LEFT JOIN charge_attempts succ ON succ.charge_id = c.id AND succ.operation = 'charge' AND ${isCapture('succ')}
+         LEFT JOIN LATERAL (SELECT ${capturedProviderChargeId('x')} AS provider_charge_id FROM charge_attempts x
+                             WHERE NOT (a.id IS NOT NULL AND ${isCapture('a')}) AND x.charge_id = c.id AND x.operation = 'charge' AND ${isCapture('x')}
+                             LIMIT 1) succ ON true
         WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
-     ), classified AS (
-       SELECT line_id, provider_charge_id, provider_charge_id AS subject, charge_id AS owner_id, attempt_id, amount_cents, currency,
-              created_at AS seen_at,
-              jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'attemptStatus', attempt_status,
-                                 'expectedAmountCents', charge_amount, 'expectedCurrency', charge_currency,
-                                 'succeededProviderChargeId', succ_pci) AS detail,
+     ), kinds AS (
+       SELECT lines.*,
               CASE
                 WHEN succ_pci = provider_charge_id THEN
                   CASE WHEN currency <> charge_currency THEN 'currency_mismatch'
@@ -71,6 +79,15 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
                 WHEN attempt_status = 'unknown' AND amount_cents <> charge_amount THEN 'amount_mismatch'
                 ELSE 'provider_only' END AS kind
          FROM lines
+     ), classified AS (
+       SELECT line_id, provider_charge_id, provider_charge_id AS subject, charge_id AS owner_id, attempt_id, amount_cents, currency,
+              created_at AS seen_at, kind,
+              -- Built for divergences only: a matched line of a million-line day needs none.
+              CASE WHEN kind <> 'matched' THEN
+                jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'attemptStatus', attempt_status,
+                                   'expectedAmountCents', charge_amount, 'expectedCurrency', charge_currency,
+                                   'succeededProviderChargeId', succ_pci) END AS detail
+         FROM kinds
      )`,
     'charge_id',
     `proposed AS (

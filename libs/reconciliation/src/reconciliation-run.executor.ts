@@ -13,6 +13,7 @@ import { divergenceCountsOf, type MatchScope } from './statement.matching.js';
 import { openStatement, statementReadEnd } from './statement.sources.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 import { closeGapReviewItem } from '@app/review/items';
+import { RunPhases } from './run-phases.js';
 import { msInterval } from '@app/database';
 
 /**
@@ -61,6 +62,7 @@ export class ReconciliationRunExecutor {
   private async steps(client: PoolClient, run: ClaimedRun, signal: AbortSignal) {
     const window = dayWindow(run.day, this.config.RECONCILIATION_TZ);
     const scope: MatchScope = { runId: run.id, provider: run.provider, day: run.day, window };
+    const phases = new RunPhases();
     const open = () =>
       openStatement(this.gateways, run.provider, {
         from: window.start,
@@ -68,39 +70,30 @@ export class ReconciliationRunExecutor {
         source: run.source,
         requestKey: `reconciliation-${run.id}`,
         signal,
+        timing: phases,
       });
     const matcher = open().subject === 'payouts' ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
-    // Milliseconds per step, logged with the outcome: where a large day's time goes.
-    const phasesMs: Record<string, number> = {};
-    let mark = performance.now();
-    const lap = (phase: string) => {
-      const now = performance.now();
-      phasesMs[phase] = Math.round(now - mark);
-      mark = now;
-    };
     await createStagingTable(client);
     try {
       const linesRead = await copyWholeStatement(client, () => open().lines);
-      lap('read_and_copy');
+      phases.lapStreamedRead();
       signal.throwIfAborted();
       await indexStagingTable(client);
-      lap('index');
-      for (const candidate of await matcher.findSettleCandidates(client, scope)) {
+      phases.lap('index');
+      const candidates = await matcher.findSettleCandidates(client, scope);
+      phases.lap('match');
+      for (const candidate of candidates) {
         signal.throwIfAborted();
         await this.settler.settle(run.id, run.provider, candidate);
       }
-      lap('settle');
+      phases.lap('settle');
       signal.throwIfAborted();
       const matched = await matcher.recordLineDivergences(client, scope);
-      lap('line_divergences');
       await matcher.recordMissingAtProvider(client, scope);
-      lap('missing_at_provider');
-      if (matcher.recordMoneyMovements) {
-        await matcher.recordMoneyMovements(client, scope);
-        lap('money_movements');
-      }
+      if (matcher.recordMoneyMovements) await matcher.recordMoneyMovements(client, scope);
       const divergences = await divergenceCountsOf(client, run.id);
-      return { linesRead, matched, divergences, phasesMs };
+      phases.lap('divergences');
+      return { linesRead, matched, divergences, phasesMs: phases.rounded() };
     } finally {
       await dropStagingTable(client).catch(() => undefined);
     }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry, StatementUnsupportedError, type StatementSource } from '@app/gateways';
+import { ReconciliationRunJobs } from '@app/queues';
 import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
 import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-run.lease.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
@@ -25,7 +26,8 @@ export interface RunRequest {
 /**
  * Starting runs. Who runs what is decided by PostgreSQL alone: a conditional insert claims a day (the unique
  * indexes allow one scheduled run per provider and day, and one running run of a day at a time), and a
- * conditional update takes over a run whose lease has expired. Redis plays no part.
+ * conditional update takes over a run whose lease has expired. Redis only carries an on-demand run to a worker;
+ * losing that job delays the run by a lease, never decides who runs it.
  */
 @Injectable()
 export class ReconciliationRunsService implements OnApplicationShutdown {
@@ -37,9 +39,14 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     private readonly executor: ReconciliationRunExecutor,
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
+    private readonly jobs: ReconciliationRunJobs,
   ) {}
 
-  /** On demand: claims the day now (409 if it is already running) and runs it in the background. */
+  /**
+   * On demand: claims the day now (409 if it is already running) and queues the run to a worker. The row is
+   * claimed by no executor yet (`executions` 0) and its lease is the deadline for a worker to claim it: a job
+   * Redis lost is taken over by a worker's expired-lease sweep like the run of a dead executor.
+   */
   async request(input: RunRequest): Promise<{ id: string; status: 'running' }> {
     this.validate(input);
     const run = await this.insertRun(input, 'manual');
@@ -52,8 +59,19 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
       if (!running) return this.request(input);
       throw new ReconciliationRunRunningError(running.id, input.provider, input.day);
     }
-    void this.start(run);
+    await this.jobs.schedule(run.id).catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'reconciliation run not queued; a worker takes it over when its lease expires'));
     return { id: run.id, status: 'running' };
+  }
+
+  /** A worker's half of an on-demand run: claims it unless an executor already has (a duplicate or late job), and runs it. */
+  async runQueued(runId: string): Promise<void> {
+    const [rows] = await this.db.query<[ClaimedRun[], number]>(
+      `UPDATE reconciliation_runs SET lease_owner = $2, lease_expires_at = now() + ${msInterval('$3')}, executions = 1
+        WHERE id = $1 AND status = 'running' AND executions = 0
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [runId, LEASE_OWNER, this.config.RECONCILIATION_LEASE_MS],
+    );
+    if (rows[0]) await this.start(rows[0]);
   }
 
   /** The nightly job: the first worker whose insert lands runs the day; the others get null. */
@@ -126,14 +144,16 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     return done;
   }
 
+  /** A manual run waits for a worker to claim it (no owner, no execution yet); a scheduled one is claimed by its inserter. */
   private async insertRun(input: RunRequest, trigger: 'manual' | 'scheduled'): Promise<ClaimedRun | null> {
+    const claimed = trigger === 'scheduled';
     try {
       const rows = await this.db.query<ClaimedRun[]>(
         `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, lease_owner, lease_expires_at, executions)
-         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, now() + ${msInterval('$8')}, 1)
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, now() + ${msInterval('$8')}, $9)
          ON CONFLICT DO NOTHING
          RETURNING ${CLAIMED_COLUMNS}`,
-        [randomUUID(), input.provider, input.day, trigger, input.source ?? 'api', input.requestedBy, LEASE_OWNER, this.config.RECONCILIATION_LEASE_MS],
+        [randomUUID(), input.provider, input.day, trigger, input.source ?? 'api', input.requestedBy, claimed ? LEASE_OWNER : null, this.config.RECONCILIATION_LEASE_MS, claimed ? 1 : 0],
       );
       return rows[0] ?? null;
     } catch (error) {

@@ -6,17 +6,21 @@ import { StatementMovedError, type StatementLine } from '@app/gateways';
 import { isUuid } from '@app/common';
 
 /**
- * The day's statement goes into a temporary table on the run's own connection through COPY FROM STDIN,
- * a hundred lines per chunk, with the stream's backpressure: memory holds one chunk, never the day.
+ * The day's statement goes into a temporary table on the run's own connection through COPY FROM STDIN, in
+ * chunks of 256 KiB with the stream's backpressure: memory holds a chunk or two, never the day.
  * Temporary, so a run that dies leaves nothing behind and a taken-over run starts from a clean table.
  */
 export const STAGING_TABLE = 'pg_temp.reconciliation_statement';
-// Small on purpose: a chunk being built is alive when the young generation is collected, and a 1000-line chunk
-// lived long enough to be promoted, so the old generation grew with the day (1.35x the RSS at 1M lines vs 10k);
-// at 100 lines it dies young and the heap stays flat (bench:reconcile prints the ratio).
-const ROWS_PER_CHUNK = 100;
+// Rows are written into a Buffer, outside the JS heap, and each row's string dies at once: a chunk of strings kept
+// alive until sent was promoted to the old generation, which then grew with the day. Large chunks, few writes.
+const CHUNK_BYTES = 256 * 1024;
+// UTF-8 needs at most 3 bytes per UTF-16 code unit: a row this long always fits in what is left.
+const MAX_BYTES_PER_CHAR = 3;
 export async function createStagingTable(client: PoolClient): Promise<void> {
   await client.query(`DROP TABLE IF EXISTS ${STAGING_TABLE}`);
+  // The run's statements each pass over the day once: compiling them (JIT) cost more than it saved (13.3 s vs
+  // 9.4 s classifying a million lines, measured under the same load). Session-wide until dropStagingTable.
+  await client.query(`SET jit = off`);
   await client.query(`
     CREATE TEMPORARY TABLE reconciliation_statement (
       line_id text NOT NULL,
@@ -35,19 +39,20 @@ export async function createStagingTable(client: PoolClient): Promise<void> {
 /** Streams every line into the staging table; returns how many were read. */
 async function copyStatement(client: PoolClient, lines: AsyncIterable<StatementLine>): Promise<number> {
   let count = 0;
-  async function* chunks(): AsyncGenerator<string> {
-    let chunk = '';
-    let inChunk = 0;
+  async function* chunks(): AsyncGenerator<Buffer> {
+    let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let used = 0;
     for await (const line of lines) {
-      chunk += copyRow(line);
+      const row = copyRow(line);
       count += 1;
-      if (++inChunk === ROWS_PER_CHUNK) {
-        yield chunk;
-        chunk = '';
-        inChunk = 0;
+      if (used + row.length * MAX_BYTES_PER_CHAR > CHUNK_BYTES) {
+        if (used > 0) yield chunk.subarray(0, used);
+        chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, row.length * MAX_BYTES_PER_CHAR));
+        used = 0;
       }
+      used += chunk.write(row, used);
     }
-    if (chunk) yield chunk;
+    if (used > 0) yield chunk.subarray(0, used);
   }
   const copy = client.query(
     copyFrom(`COPY ${STAGING_TABLE} (line_id, kind, provider_charge_id, attempt_ref, charge_ref, amount_cents, currency, created_at, reference, provider_status) FROM STDIN`),
@@ -85,6 +90,7 @@ export async function indexStagingTable(client: PoolClient): Promise<void> {
 
 export async function dropStagingTable(client: PoolClient): Promise<void> {
   await client.query(`DROP TABLE IF EXISTS ${STAGING_TABLE}`);
+  await client.query(`RESET jit`);
 }
 
 /** One line in COPY's text format: tab-separated, `\N` for null, backslash escapes for the rest. */

@@ -32,4 +32,14 @@ export interface StatementRequest {
   /** Stable per run: lets a run taken over by another worker reuse the report it already requested. */
   requestKey: string;
   signal?: AbortSignal;
+  /** Told where the read's time goes, by readers that measure it. */
+  timing?: StatementTiming;
+}
+
+/**
+ * Milliseconds a reader spent waiting for the provider's bytes (`download`, only while nothing else could proceed)
+ * and turning them into lines (`parse`), added as they pass.
+ */
+export interface StatementTiming {
+  add(phase: 'download' | 'parse', ms: number): void;
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { StatementLineFormatError, lineFromBalanceTransaction, lineFromReportRow, majorToMinorUnits } from './stripe-statement.lines.js';
+import { StatementLineFormatError, lineFromBalanceTransaction, majorToMinorUnits, reportRecordReader } from './stripe-statement.lines.js';
+
+/** A report row given by column name, read as the reader does: its header's order, then its fields. */
+function lineFromReportRow(row: Record<string, string | undefined>) {
+  return reportRecordReader(Object.keys(row))(Object.values(row) as string[]);
+}
 
 describe('majorToMinorUnits: the report CSV gives major units, we keep minor units', () => {
   it.each([
@@ -20,7 +25,7 @@ describe('majorToMinorUnits: the report CSV gives major units, we keep minor uni
   });
 });
 
-describe('lineFromReportRow', () => {
+describe('reportRecordReader', () => {
   const row = {
     balance_transaction_id: 'txn_1',
     created_utc: '2026-12-01 23:59:30',

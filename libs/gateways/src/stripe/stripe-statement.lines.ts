@@ -56,25 +56,40 @@ export function majorToMinorUnits(decimal: string, currency: string): number {
   return match[1] === '-' && minor !== 0 ? -minor : minor;
 }
 
-/** One CSV row of the itemized report (columns by name) as a statement line. */
-export function lineFromReportRow(row: Record<string, string | undefined>): StatementLine {
-  const lineId = required(row, 'balance_transaction_id');
-  const currency = required(row, 'currency').toLowerCase();
+/**
+ * Reads the report's records after its header: each record (fields in the header's order) becomes a statement
+ * line, its columns found by the position the header gave them, with no object built per row.
+ */
+export function reportRecordReader(header: readonly string[]): (fields: readonly string[]) => StatementLine {
+  const positions = new Map(header.map((name, i) => [name, i]));
+  return (fields) =>
+    lineFromReportColumns((column) => {
+      const i = positions.get(column);
+      return i === undefined ? undefined : fields[i];
+    });
+}
+
+type ReportColumn = (typeof STRIPE_REPORT_COLUMNS)[number];
+
+/** One row of the itemized report as a statement line, its columns read by name. */
+function lineFromReportColumns(column: (name: ReportColumn) => string | undefined): StatementLine {
+  const lineId = required(column, 'balance_transaction_id');
+  const currency = required(column, 'currency').toLowerCase();
   // created_utc is "YYYY-MM-DD HH:MM:SS" in UTC.
-  const createdAt = new Date(`${required(row, 'created_utc').replace(' ', 'T')}Z`);
+  const createdAt = new Date(`${required(column, 'created_utc').replace(' ', 'T')}Z`);
   if (Number.isNaN(createdAt.getTime())) throw new StatementLineFormatError(`bad created_utc in ${lineId}`);
-  const kind = KIND_BY_CATEGORY[row.reporting_category ?? ''] ?? 'other';
+  const kind = KIND_BY_CATEGORY[column('reporting_category') ?? ''] ?? 'other';
   return {
     lineId,
     kind,
-    providerChargeId: present(row.payment_intent_id) ?? present(row.charge_id),
+    providerChargeId: present(column('payment_intent_id')) ?? present(column('charge_id')),
     // The report carries the payment's metadata only: a refund line is known by its refund id alone.
-    attemptId: kind === 'refund' ? null : present(row['payment_metadata[attempt_id]']),
-    chargeId: kind === 'refund' ? null : present(row['payment_metadata[charge_id]']),
-    amountCents: majorToMinorUnits(required(row, 'gross'), currency),
+    attemptId: kind === 'refund' ? null : present(column('payment_metadata[attempt_id]')),
+    chargeId: kind === 'refund' ? null : present(column('payment_metadata[charge_id]')),
+    amountCents: majorToMinorUnits(required(column, 'gross'), currency),
     currency,
     createdAt,
-    ...(kind === 'refund' ? { reference: present(row.source_id) } : {}),
+    ...(kind === 'refund' ? { reference: present(column('source_id')) } : {}),
   };
 }
 
@@ -123,8 +138,8 @@ function present(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-function required(row: Record<string, string | undefined>, column: string): string {
-  const value = row[column];
-  if (value === undefined || value === '') throw new StatementLineFormatError(`report row without ${column}`);
+function required(column: (name: ReportColumn) => string | undefined, name: ReportColumn): string {
+  const value = column(name);
+  if (value === undefined || value === '') throw new StatementLineFormatError(`report row without ${name}`);
   return value;
 }

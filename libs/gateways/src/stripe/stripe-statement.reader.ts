@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'csv-parse';
+import { StringDecoder } from 'node:string_decoder';
 import type { ProviderHttpClient } from '../http/provider-http.client.js';
 import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { StatementNotYetAvailableError, StatementUnavailableError } from '../statement.errors.js';
+import { CsvRecords } from '../statement/csv-records.js';
 import { readStatementPage, type PageReading } from '../statement/statement-page.retry.js';
 import { listItems, readPage } from './stripe-lookup.results.js';
-import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, lineFromReportRow } from './stripe-statement.lines.js';
+import { STRIPE_REPORT_COLUMNS, STRIPE_REPORT_TYPE, lineFromBalanceTransaction, reportRecordReader } from './stripe-statement.lines.js';
 
 export interface StripeStatementSettings {
   apiBase: string;
@@ -24,7 +25,11 @@ export class StripeStatementReader {
     private readonly settings: StripeStatementSettings,
   ) {}
 
-  /** `GET /v1/balance_transactions` newest first, 100 a page, each line's source expanded. */
+  /**
+   * `GET /v1/balance_transactions` newest first, 100 a page, each line's source expanded. The next page is asked
+   * for as soon as this one names its cursor, so the provider's answer travels while this page's lines are
+   * written; one page ahead at most, and none left running once the read ends.
+   */
   async *apiLines(request: StatementRequest): AsyncGenerator<StatementLine> {
     const base: Record<string, string> = {
       'created[gte]': String(Math.floor(request.from.getTime() / 1000)),
@@ -32,17 +37,36 @@ export class StripeStatementReader {
       limit: String(PAGE_SIZE),
       'expand[]': 'data.source',
     };
-    let startingAfter: string | null = null;
-    for (;;) {
-      const params: Record<string, string> = startingAfter ? { ...base, starting_after: startingAfter } : base;
-      const page = await this.getJson('/v1/balance_transactions', params, readBalancePage, request.signal);
-      for (const raw of page.data) yield lineFromBalanceTransaction(raw);
-      if (page.next === null) return;
-      startingAfter = page.next;
+    const ended = new AbortController();
+    const signal = request.signal ? AbortSignal.any([request.signal, ended.signal]) : ended.signal;
+    const pageAfter = (startingAfter: string | null) => {
+      const asked = this.getJson('/v1/balance_transactions', startingAfter ? { ...base, starting_after: startingAfter } : base, readBalancePage, signal);
+      // A page asked ahead whose read ends first (an error, or the consumer stopped) must not fail unobserved.
+      asked.catch(() => undefined);
+      return asked;
+    };
+    let next = pageAfter(null);
+    try {
+      for (;;) {
+        const waiting = performance.now();
+        const page = await next;
+        const parsing = performance.now();
+        request.timing?.add('download', parsing - waiting);
+        if (page.next !== null) next = pageAfter(page.next);
+        const lines = page.data.map(lineFromBalanceTransaction);
+        request.timing?.add('parse', performance.now() - parsing);
+        yield* lines;
+        if (page.next === null) return;
+      }
+    } finally {
+      ended.abort();
     }
   }
 
-  /** Requests the itemized report for the interval, waits for it, then parses its CSV as it downloads. */
+  /**
+   * Requests the itemized report for the interval, waits for it, then parses its CSV as it downloads: each chunk of
+   * bytes becomes its lines at once (one array of fields per record, no object per row), then they are handed on.
+   */
   async *reportLines(request: StatementRequest): AsyncGenerator<StatementLine> {
     const fileUrl = await this.reportFileUrl(request);
     const result = await this.http.stream({ method: 'GET', url: fileUrl, headers: this.settings.headers, signal: request.signal });
@@ -51,10 +75,28 @@ export class StripeStatementReader {
       result.body.resume();
       throw new StatementUnavailableError(`report file answered ${result.status}`, result.status);
     }
-    const rows = result.body.pipe(parse({ columns: true, skip_empty_lines: true }));
-    result.body.once('error', (error) => rows.destroy(error));
+    const csv = new CsvRecords();
+    const text = new StringDecoder('utf8');
+    let lineOf: ((fields: readonly string[]) => StatementLine) | null = null;
+    const linesOf = (records: string[][]): StatementLine[] => {
+      const lines: StatementLine[] = [];
+      for (const record of records) {
+        if (lineOf) lines.push(lineOf(record));
+        else lineOf = reportRecordReader(record);
+      }
+      return lines;
+    };
     try {
-      for await (const row of rows as AsyncIterable<Record<string, string>>) yield lineFromReportRow(row);
+      let waitingSince = performance.now();
+      for await (const bytes of result.body as AsyncIterable<Buffer>) {
+        const parsing = performance.now();
+        request.timing?.add('download', parsing - waitingSince);
+        const lines = linesOf(csv.push(text.write(bytes)));
+        request.timing?.add('parse', performance.now() - parsing);
+        yield* lines;
+        waitingSince = performance.now();
+      }
+      yield* linesOf(csv.push(text.end()).concat(csv.end()));
     } catch (error) {
       throw new StatementUnavailableError(`report file: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
