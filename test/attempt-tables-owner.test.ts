@@ -18,7 +18,7 @@ const WRITES = [
  * The benches seed millions of finished attempts straight into a scratch database, as fixtures: no attempt there is
  * ever sent or decided. Named one by one, so a new writer anywhere else still fails.
  */
-const SEEDERS = new Set(['apps/bench/src/bench-reconcile.ts', 'apps/bench/src/bench-resolve.ts']);
+const SEEDERS = new Set(['apps/bench/src/bench-reconcile.subjects.ts', 'apps/bench/src/bench-resolve.ts']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
