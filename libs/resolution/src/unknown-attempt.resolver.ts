@@ -9,8 +9,18 @@ import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResul
 import { AttemptJobs } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
 import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
-import { decideResolution, type ResolutionDecision } from './rules/resolution-decision.js';
-import { resolutionDelayMs } from './rules/resolution-schedule.js';
+import { absenceProvableAfterMs } from './rules/absence-proof.js';
+import { decideResolution, type ResolutionDecision, type WaitReason } from './rules/resolution-decision.js';
+import { delayAfterEarlyMiss, resolutionDelayMs } from './rules/resolution-schedule.js';
+
+/** What one try learned, its times by the database's clock. */
+interface TryFacts {
+  tryNumber: number;
+  lookup: LookupResult;
+  lookupStartedAt: Date;
+  msSinceSendEnded: number;
+  provableAfterMs: number;
+}
 
 /**
  * Resolves one unknown attempt by asking the provider, never by sending the create again. One lookup
@@ -51,6 +61,10 @@ export class UnknownAttemptResolver {
     const counted = await this.countTry(attemptId, lookupStartedAt);
     if (counted === null) return null;
     const { tryNumber, msSinceSendEnded } = counted;
+    // When a miss by this lookup's kind proves absence, from the last send's end: the decision, the re-check under
+    // the lock and the next lookup's moment all read it (a failed lookup proves nothing, whatever it is).
+    const consistent = lookup.kind !== 'error' && lookup.consistent;
+    const provableAfterMs = absenceProvableAfterMs({ consistent, consistentGraceMs: this.config.CONSISTENT_LOOKUP_GRACE_MS, capabilities: gateway.capabilities });
     const decision = decideResolution({
       lookup,
       msSinceSendEnded,
@@ -62,7 +76,7 @@ export class UnknownAttemptResolver {
     });
     resolutionDecisionsTotal.inc({ provider: attempt.provider, action: decision.action });
     this.logger.log({ attemptId, chargeId: target.chargeId, operation: target.operation, provider: attempt.provider, tryNumber, decision: decision.action }, 'resolution try');
-    await this.act(attempt, decision, tryNumber, lookup, lookupStartedAt);
+    await this.act(attempt, decision, { tryNumber, lookup, lookupStartedAt, msSinceSendEnded, provableAfterMs });
     return decision;
   }
 
@@ -97,16 +111,17 @@ export class UnknownAttemptResolver {
     return row ? { tryNumber: row.resolution_tries, msSinceSendEnded: row.ms_since_send_ended } : null;
   }
 
-  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tryNumber: number, lookup: LookupResult, lookupStartedAt: Date): Promise<void> {
+  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tried: TryFacts): Promise<void> {
+    const { tryNumber, lookup, lookupStartedAt, provableAfterMs } = tried;
     switch (decision.action) {
       case 'apply':
         await this.apply(attempt, decision.status, decision.providerChargeId, lookup);
         return;
       case 'fail_not_found':
-        await this.failNotFound(attempt, tryNumber, lookupStartedAt);
+        await this.failNotFound(attempt, tryNumber, lookupStartedAt, provableAfterMs);
         return;
       case 'wait':
-        await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, resolutionDelayMs(this.schedule, tryNumber + 1));
+        await this.jobs.scheduleResolution(attempt.id, attempt.provider, tryNumber, this.delayAfterWait(decision.reason, tried));
         return;
       case 'review':
         await this.review.open(attempt.id, decision.reason, { decision, lastLookup: summariseLookup(lookup) });
@@ -119,15 +134,22 @@ export class UnknownAttemptResolver {
     }
   }
 
+  /** A miss inside the window is asked again the moment a miss can prove absence, not at the backoff's next step. */
+  private delayAfterWait(reason: WaitReason, { tryNumber, msSinceSendEnded, provableAfterMs }: TryFacts): number {
+    if (reason !== 'not_found_inside_window') return resolutionDelayMs(this.schedule, tryNumber + 1);
+    return delayAfterEarlyMiss(this.schedule, tryNumber + 1, provableAfterMs - msSinceSendEnded);
+  }
+
   /**
    * Fails the attempt unless, under the charge-then-attempt locks, something moved since the lookup left: a webhook
    * named its provider charge (the charge exists: the next try retrieves it directly), or a send ended later than
-   * the lookup's start allows (a late sender's lease or answer), so the grace no longer covers the lookup. A send
+   * the lookup's start allows (a late sender's lease or answer), so the window (the same rule the decision read) no
+   * longer covers the lookup. A send
    * the provider answered 2xx (`created_not_final`: it created something we could not read, e.g. an Asaas refund
    * whose `refunds[]` did not show it) is never absent, whatever a lookup says: a person decides, since failing it
    * would free its amount for a second send the provider would execute again.
    */
-  private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number, lookupStartedAt: Date): Promise<void> {
+  private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number, lookupStartedAt: Date, provableAfterMs: number): Promise<void> {
     const attemptId = attempt.id;
     const next = await this.db.transaction(async (em): Promise<'done' | 'ask_again' | 'created'> => {
       const locked = await lockChargeAndAttempt(em, attemptId);
@@ -137,7 +159,7 @@ export class UnknownAttemptResolver {
         `SELECT $2::timestamptz >= COALESCE(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')} AS covered,
                 COALESCE(last_error->>'reason' = 'created_not_final', false) AS created
            FROM charge_attempts WHERE id = $1`,
-        [attemptId, lookupStartedAt, this.config.CONSISTENT_LOOKUP_GRACE_MS],
+        [attemptId, lookupStartedAt, provableAfterMs],
       );
       if (!covered) return 'ask_again';
       if (created) return 'created';
