@@ -1,4 +1,4 @@
 export { QueuesModule } from './queues.module.js';
-export { smoothLimiter } from './rules/smooth-limiter.js';
+export { ProviderQueryPacer } from './provider-query.pacer.js';
 export { AttemptJobs, type AttemptJob } from './attempt-jobs.js';
 export * from './queue-names.js';

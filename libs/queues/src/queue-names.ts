@@ -2,8 +2,8 @@
 export const SUBMIT_QUEUE = 'attempt-submit';
 
 /**
- * Resolution queries go to one queue per provider, because Bull's rate limiter is per queue and each
- * provider has its own query budget (a Stripe backlog must not spend Asaas's quota, nor the reverse).
+ * Resolution queries go to one queue per provider, because each provider has its own query budget
+ * (ProviderQueryPacer): a Stripe backlog waiting for its slots must not hold up Asaas's jobs, nor the reverse.
  * Adding a provider adds its name here; a test checks this list against the gateway registry.
  */
 export const RESOLUTION_PROVIDERS = ['stripe', 'asaas', 'efi'] as const;

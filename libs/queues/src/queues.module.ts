@@ -2,8 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
-import { GatewayRegistry } from '@app/gateways';
-import { smoothLimiter } from './rules/smooth-limiter.js';
+import { ProviderQueryPacer } from './provider-query.pacer.js';
 import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 
 /**
@@ -21,18 +20,11 @@ import { RESOLUTION_PROVIDERS, SUBMIT_QUEUE, resolutionQueueFor } from './queue-
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),
-    BullModule.registerQueue({ name: SUBMIT_QUEUE }),
-    // Bull's limiter lives in Redis, so each provider's query budget (a capability of its adapter) holds
-    // across every worker process: a backlog of unknowns cannot get the account blocked.
-    BullModule.registerQueueAsync(
-      ...RESOLUTION_PROVIDERS.map((provider) => ({
-        name: resolutionQueueFor(provider),
-        inject: [GatewayRegistry],
-        useFactory: (gateways: GatewayRegistry) => ({ limiter: smoothLimiter(gateways.forAttempt(provider).capabilities.queryRatePerSecond) }),
-      })),
-    ),
+    // No Bull limiter on the resolution queues: each provider's query budget is spent by ProviderQueryPacer right
+    // before the query leaves, in Redis too, so it holds across every worker process.
+    BullModule.registerQueue({ name: SUBMIT_QUEUE }, ...RESOLUTION_PROVIDERS.map((provider) => ({ name: resolutionQueueFor(provider) }))),
   ],
-  providers: [AttemptJobs],
-  exports: [BullModule, AttemptJobs],
+  providers: [AttemptJobs, ProviderQueryPacer],
+  exports: [BullModule, AttemptJobs, ProviderQueryPacer],
 })
 export class QueuesModule {}

@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { ChargeAttemptEntity, msInterval } from '@app/database';
 import { resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
-import { AttemptJobs } from '@app/queues';
+import { AttemptJobs, ProviderQueryPacer } from '@app/queues';
 import { ReviewItemsService } from '@app/review';
 import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
 import { absenceProvableAfterMs } from './rules/absence-proof.js';
@@ -41,6 +41,7 @@ export class UnknownAttemptResolver {
     private readonly review: ReviewItemsService,
     private readonly config: AppConfig,
     private readonly awaiting: AwaitingPaymentHandler,
+    private readonly pacer: ProviderQueryPacer,
   ) {
     this.schedule = config.RESOLUTION_BACKOFF_MS;
   }
@@ -81,6 +82,8 @@ export class UnknownAttemptResolver {
   }
 
   private async lookup(gateway: AttemptGateway, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
+    // Right before the query leaves, so its slot in the provider's budget is when the provider sees it.
+    await this.pacer.take(attempt.provider, gateway.capabilities.queryRatePerSecond);
     const lookup = await lookupAtProvider(gateway, target);
     await this.calls.record({
       attemptId: attempt.id,
