@@ -1,6 +1,6 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
-import { resolutionQueueFor, type AttemptJob } from '@app/queues';
+import { RESOLUTION_CONCURRENCY, resolutionQueueFor, type AttemptJob } from '@app/queues';
 import { UnknownAttemptResolver } from '@app/resolution';
 
 /**
@@ -11,7 +11,7 @@ import { UnknownAttemptResolver } from '@app/resolution';
 export class ResolveStripeAttemptProcessor {
   constructor(private readonly resolver: UnknownAttemptResolver) {}
 
-  @Process({ concurrency: 16 })
+  @Process({ concurrency: RESOLUTION_CONCURRENCY })
   async handle(job: Job<AttemptJob>): Promise<void> {
     await this.resolver.resolve(job.data.attemptId);
   }
@@ -21,7 +21,7 @@ export class ResolveStripeAttemptProcessor {
 export class ResolveAsaasAttemptProcessor {
   constructor(private readonly resolver: UnknownAttemptResolver) {}
 
-  @Process({ concurrency: 16 })
+  @Process({ concurrency: RESOLUTION_CONCURRENCY })
   async handle(job: Job<AttemptJob>): Promise<void> {
     await this.resolver.resolve(job.data.attemptId);
   }
@@ -32,7 +32,7 @@ export class ResolveAsaasAttemptProcessor {
 export class ResolveEfiAttemptProcessor {
   constructor(private readonly resolver: UnknownAttemptResolver) {}
 
-  @Process({ concurrency: 16 })
+  @Process({ concurrency: RESOLUTION_CONCURRENCY })
   async handle(job: Job<AttemptJob>): Promise<void> {
     await this.resolver.resolve(job.data.attemptId);
   }

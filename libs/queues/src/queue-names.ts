@@ -14,3 +14,10 @@ export function resolutionQueueFor(provider: string): string {
 
 /** Every queue, for the queue board and the queue depth gauge. */
 export const QUEUE_NAMES: readonly string[] = [SUBMIT_QUEUE, ...RESOLUTION_PROVIDERS.map(resolutionQueueFor)];
+
+/**
+ * Resolution jobs one worker runs at once. Most of a job's time is waiting (for its slot in the provider's budget,
+ * the lookup, the database), ~200 ms on a loaded machine, so 16 at once could not keep a 100/s budget busy; the
+ * pacer, not this number, bounds the provider's rate, and the database pool (20) bounds the statements in flight.
+ */
+export const RESOLUTION_CONCURRENCY = 48;

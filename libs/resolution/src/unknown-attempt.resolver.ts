@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, loadAttemptTarget, lockChargeAndAttempt, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, msInterval } from '@app/database';
+import { msInterval } from '@app/database';
 import { resolutionDecisionsTotal } from '@app/observability';
 import { GatewayRegistry, summariseLookup, type AttemptGateway, type LookupResult } from '@app/gateways';
 import { AttemptJobs, ProviderQueryPacer } from '@app/queues';
@@ -12,6 +12,12 @@ import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
 import { absenceProvableAfterMs } from './rules/absence-proof.js';
 import { decideResolution, type ResolutionDecision, type WaitReason } from './rules/resolution-decision.js';
 import { delayAfterEarlyMiss, resolutionDelayMs } from './rules/resolution-schedule.js';
+
+/** The attempt being resolved, as every step after the first read needs it. */
+interface ResolvingAttempt {
+  id: string;
+  provider: string;
+}
 
 /** What one try learned, its times by the database's clock. */
 interface TryFacts {
@@ -47,17 +53,19 @@ export class UnknownAttemptResolver {
   }
 
   async resolve(attemptId: string): Promise<ResolutionDecision | null> {
-    const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneBy({ id: attemptId });
+    // The window is measured from before the lookup left, by the database's clock, read with the attempt: a lookup
+    // that took long (or waited for its slot) proves nothing about the time after this read.
+    const [attempt] = await this.db.query<Array<ResolvingAttempt & { status: string; lookup_started_at: Date }>>(
+      `SELECT id, provider, status, clock_timestamp() AS lookup_started_at FROM charge_attempts WHERE id = $1`,
+      [attemptId],
+    );
     // A webhook, a second resolver or a person got there first: nothing left to do.
     if (!attempt || attempt.status !== 'unknown') return null;
+    const lookupStartedAt = attempt.lookup_started_at;
     // What the attempt realises (a charge, or a refund of one): the money to expect and where to look.
     const target = await loadAttemptTarget(this.db.manager, attemptId);
     if (!target) return null;
     const gateway = this.gateways.forAttempt(attempt.provider);
-
-    // The window is measured from when the lookup left, by the database's clock: a lookup that took long proves
-    // nothing about the time after it started.
-    const [{ at: lookupStartedAt }] = await this.db.query<Array<{ at: Date }>>(`SELECT clock_timestamp() AS at`);
     const lookup = await this.lookup(gateway, attempt, target);
     const counted = await this.countTry(attemptId, lookupStartedAt);
     if (counted === null) return null;
@@ -81,7 +89,7 @@ export class UnknownAttemptResolver {
     return decision;
   }
 
-  private async lookup(gateway: AttemptGateway, attempt: ChargeAttemptEntity, target: AttemptTarget): Promise<LookupResult> {
+  private async lookup(gateway: AttemptGateway, attempt: ResolvingAttempt, target: AttemptTarget): Promise<LookupResult> {
     // Right before the query leaves, so its slot in the provider's budget is when the provider sees it.
     await this.pacer.take(attempt.provider, gateway.capabilities.queryRatePerSecond);
     const lookup = await lookupAtProvider(gateway, target);
@@ -114,7 +122,7 @@ export class UnknownAttemptResolver {
     return row ? { tryNumber: row.resolution_tries, msSinceSendEnded: row.ms_since_send_ended } : null;
   }
 
-  private async act(attempt: ChargeAttemptEntity, decision: ResolutionDecision, tried: TryFacts): Promise<void> {
+  private async act(attempt: ResolvingAttempt, decision: ResolutionDecision, tried: TryFacts): Promise<void> {
     const { tryNumber, lookup, lookupStartedAt, provableAfterMs } = tried;
     switch (decision.action) {
       case 'apply':
@@ -152,7 +160,7 @@ export class UnknownAttemptResolver {
    * whose `refunds[]` did not show it) is never absent, whatever a lookup says: a person decides, since failing it
    * would free its amount for a second send the provider would execute again.
    */
-  private async failNotFound(attempt: ChargeAttemptEntity, tryNumber: number, lookupStartedAt: Date, provableAfterMs: number): Promise<void> {
+  private async failNotFound(attempt: ResolvingAttempt, tryNumber: number, lookupStartedAt: Date, provableAfterMs: number): Promise<void> {
     const attemptId = attempt.id;
     const next = await this.db.transaction(async (em): Promise<'done' | 'ask_again' | 'created'> => {
       const locked = await lockChargeAndAttempt(em, attemptId);
@@ -175,7 +183,7 @@ export class UnknownAttemptResolver {
   }
 
   /** One charge with a final status: through the one place where a provider fact meets our record. */
-  private async apply(attempt: ChargeAttemptEntity, to: 'succeeded' | 'failed', providerChargeId: string, lookup: LookupResult): Promise<void> {
+  private async apply(attempt: ResolvingAttempt, to: 'succeeded' | 'failed', providerChargeId: string, lookup: LookupResult): Promise<void> {
     const charge = lookup.kind === 'found' ? lookup.charges.find((c) => c.providerChargeId === providerChargeId) : undefined;
     await this.db.transaction((em) =>
       this.facts.apply(
