@@ -2,21 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@app/config';
-import { ProviderQueryPacer } from '@app/queues';
+import { ProviderQueryPacer, busiestWindow } from '@app/queues';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE_PREFIX = `pace-spec-${randomUUID().slice(0, 8)}`;
-
-/** The most of `times` within any sliding second (both ends included). */
-function busiestSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last] - sorted[first] > 1000) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
 
 describe("a provider's query budget, shared through Redis", () => {
   // Two pacers with their own Redis connections stand for two worker processes.
@@ -35,7 +24,7 @@ describe("a provider's query budget, shared through Redis", () => {
     };
     await Promise.all(pacers.flatMap((pacer) => Array.from({ length: 8 }, () => caller(pacer))));
     expect(taken).toHaveLength(96);
-    expect(busiestSecond(taken)).toBeLessThanOrEqual(perSecond);
+    expect(busiestWindow(taken)).toBeLessThanOrEqual(perSecond);
   });
 
   it("keeps one provider's backlog out of another's budget", async () => {

@@ -1,6 +1,7 @@
 import dc from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { busiestWindow } from '@app/queues';
 
 /**
  * When each provider query reached the simulator, as its HTTP server saw the request start (the simulator runs in
@@ -33,11 +34,6 @@ export class ProviderArrivals {
 
   /** The most queries that arrived within any sliding window of `windowMs` (both ends included), exactly. */
   busiest(windowMs = 1000): number {
-    let most = 0;
-    for (let first = 0, last = 0; last < this.at.length; last++) {
-      while (this.at[last] - this.at[first] > windowMs) first++;
-      most = Math.max(most, last - first + 1);
-    }
-    return most;
+    return busiestWindow(this.at, windowMs);
   }
 }

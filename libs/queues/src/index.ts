@@ -1,4 +1,5 @@
 export { QueuesModule } from './queues.module.js';
 export { ProviderQueryPacer } from './provider-query.pacer.js';
+export { busiestWindow } from './rules/query-pacing.js';
 export { AttemptJobs, type AttemptJob } from './attempt-jobs.js';
 export * from './queue-names.js';

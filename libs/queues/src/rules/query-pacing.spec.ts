@@ -1,17 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ARRIVAL_SPREAD_MS, OFFSET_KEPT_MS, SLOT_USE_MS, narrowOffset, querySpacingMs, slotStillUsable } from './query-pacing.js';
-
-/** The most arrivals within any sliding second (both ends included). */
-function busiestSecond(arrivals: number[]): number {
-  const sorted = [...arrivals].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last] - sorted[first] > 1000) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
+import { ARRIVAL_SPREAD_MS, OFFSET_KEPT_MS, busiestWindow, SLOT_USE_MS, narrowOffset, querySpacingMs, slotStillUsable } from './query-pacing.js';
 
 describe('querySpacingMs', () => {
   it.each([2, 10, 20, 100, 200, 1000])('at %i/s keeps the pace between 95 %% and 100 %% of the budget', (perSecond) => {
@@ -25,7 +14,7 @@ describe('querySpacingMs', () => {
       fc.property(fc.integer({ min: 1, max: 300 }), fc.array(fc.double({ min: 0, max: ARRIVAL_SPREAD_MS, noNaN: true }), { minLength: 1, maxLength: 900 }), (perSecond, lateness) => {
         const spacing = querySpacingMs(perSecond);
         const arrivals = lateness.map((late, slot) => slot * spacing + late);
-        expect(busiestSecond(arrivals)).toBeLessThanOrEqual(perSecond);
+        expect(busiestWindow([...arrivals].sort((a, b) => a - b))).toBeLessThanOrEqual(perSecond);
       }),
     );
   });
@@ -63,5 +52,17 @@ describe('narrowOffset', () => {
     const kept = { lo: 999.5, hi: 1000.5, since: 0 };
     expect(narrowOffset(kept, { askedAt: OFFSET_KEPT_MS + 1, heardAt: OFFSET_KEPT_MS + 3, redisNow: OFFSET_KEPT_MS + 1002 })).toEqual({ lo: 999, hi: 1001, since: OFFSET_KEPT_MS + 1 });
     expect(narrowOffset(kept, { askedAt: 10, heardAt: 12, redisNow: 5011 })).toEqual({ lo: 4999, hi: 5001, since: 10 });
+  });
+});
+
+describe('busiestWindow', () => {
+  it.each([
+    [[], 0],
+    [[0], 1],
+    [[0, 1000], 2],
+    [[0, 1000.5], 1],
+    [[0, 10, 20, 1015, 1016], 3],
+  ])('%j holds at most %i in a sliding second', (times, most) => {
+    expect(busiestWindow(times)).toBe(most);
   });
 });

@@ -48,3 +48,13 @@ export function narrowOffset(kept: ClockOffset | null, trip: { askedAt: number; 
   if (!kept || trip.askedAt - kept.since > OFFSET_KEPT_MS || lo > kept.hi || hi < kept.lo) return { lo, hi, since: trip.askedAt };
   return { lo: Math.max(kept.lo, lo), hi: Math.min(kept.hi, hi), since: kept.since };
 }
+
+/** The most of `times` (milliseconds, in order) within any sliding window of `windowMs`, both ends included: how a provider counts. */
+export function busiestWindow(times: readonly number[], windowMs = 1000): number {
+  let most = 0;
+  for (let first = 0, last = 0; last < times.length; last++) {
+    while (times[last] - times[first] > windowMs) first++;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}
