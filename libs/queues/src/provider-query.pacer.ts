@@ -29,7 +29,8 @@ export class ProviderQueryPacer implements OnModuleDestroy {
   private offset: ClockOffset | null = null;
 
   constructor(config: AppConfig) {
-    this.redis = new Redis(config.REDIS_URL);
+    // Connected on the first slot asked for: the api holds this module (for AttemptJobs) but sends no query.
+    this.redis = new Redis(config.REDIS_URL, { lazyConnect: true });
     this.redis.defineCommand('reserveQuerySlot', { numberOfKeys: 1, lua: RESERVE_SLOT });
     this.prefix = `${config.QUEUE_PREFIX}:query-pace:`;
   }
