@@ -1,11 +1,8 @@
-import type { Queue } from 'bull';
-import { getQueueToken } from '@nestjs/bull';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptSender } from '@app/attempts';
 import { ChargeAttemptOpener } from '@app/charges';
 import { ChargeAttemptEntity, WebhookEventEntity } from '@app/database';
 import { GatewayRegistry, PROVIDERS } from '@app/gateways';
-import { resolutionQueueFor, smoothLimiter } from '@app/queues';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { ASAAS_PROFILE } from './support/provider-profiles.js';
@@ -175,13 +172,10 @@ describe('Asaas charges: fields the provider needs, refused with a 400 naming th
     expect(JSON.parse(stack.sim.asaasRequests(datedAttempts[0].id)[0].rawBody).dueDate).toBe('2027-01-15');
   });
 
-  it('each provider has its own resolution queue, limited by its adapter\'s query rate', async () => {
+  // Each queue's lookups spend their own provider's budget: test/provider-query-pacer.test.ts.
+  it('each provider has its own resolution queue', async () => {
     const registry = stack.app.get(GatewayRegistry);
     expect([...PROVIDERS].sort()).toEqual(registry.attemptProviders().sort());
-    for (const provider of PROVIDERS) {
-      const queue = stack.app.get<Queue & { limiter?: unknown }>(getQueueToken(resolutionQueueFor(provider)), { strict: false });
-      expect(queue.limiter).toEqual(smoothLimiter(registry.forAttempt(provider).capabilities.queryRatePerSecond));
-    }
     expect(registry.get('asaas').capabilities).toMatchObject({ nativeIdempotency: false, lookupByReference: 'lagging_search' });
   });
 });

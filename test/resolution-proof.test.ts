@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderFactApplier } from '@app/attempts';
 import { ProviderCallEntity } from '@app/database';
+import { resolutionQueueFor } from '@app/queues';
 import { UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, submit } from './support/charges.js';
 import { insertRefundProposal } from './support/reconciliation.js';
@@ -121,5 +124,40 @@ describe('what proves a charge absent', () => {
       await holder.release();
     }
     expect(await statusOf(attemptId)).toBe('unknown');
+  });
+});
+
+/**
+ * Issue 26: a miss waits only as long as a miss cannot prove absence. The grace is 60 s; Asaas' lagging search may
+ * miss a payment for 120 s; the backoff would ask the second try 30 s later. A miss is asked again when a miss can
+ * first prove absence: for Stripe when the grace ends, for Asaas when its window does (at the grace's end it could
+ * only miss again and spend a try).
+ */
+describe('when a miss is asked again', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ resolution: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '60000', ASAAS_CONSISTENCY_WINDOW_MS: '120000', RESOLUTION_BACKOFF_MS: '2000,30000,60000' } });
+  });
+  afterAll(async () => stack.close());
+
+  it.each([
+    ['stripe', 50, 60],
+    ['asaas', 100, 120],
+  ] as const)('asks a %s miss inside the window again when absence becomes provable, not at the next backoff step', async (provider, sentAgoS, provableAfterS) => {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
+    const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX' } : { customerId };
+    const attemptId = (await submit(stack, (await createCharge(stack, body)).id)).attempts[0].id;
+    await stack.db.query(
+      `UPDATE charge_attempts SET last_sent_at = clock_timestamp() - make_interval(secs => $2), last_send_ended_at = clock_timestamp() - make_interval(secs => $2) WHERE id = $1`,
+      [attemptId, sentAgoS],
+    );
+    expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toEqual({ action: 'wait', reason: 'not_found_inside_window' });
+    const job = await stack.app.get<Queue>(getQueueToken(resolutionQueueFor(provider))).getJob(`resolve:${attemptId}:1`);
+    // Provable (provableAfterS - sentAgoS) s after the update, plus the 1 s margin, less what this test took meanwhile.
+    const untilProvableMs = (provableAfterS - sentAgoS) * 1000 + 1000;
+    expect(job?.opts.delay).toBeLessThanOrEqual(untilProvableMs);
+    expect(job?.opts.delay).toBeGreaterThan(untilProvableMs - 5000);
+    await job?.remove();
   });
 });

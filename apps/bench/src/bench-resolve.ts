@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Bull from 'bull';
 import pg from 'pg';
@@ -6,12 +9,15 @@ import { migrateDatabase } from '@app/database';
 import { GatewayRegistry, StripeGateway, stripePorts } from '@app/gateways';
 import { resolutionQueueFor } from '@app/queues';
 import { startSimulator } from '@app/simulator';
-import { intArg, startService } from './bench-process.js';
+import { DIST, intArg, startService } from './bench-process.js';
+import { ProviderArrivals } from './provider-arrivals.js';
 
 /**
  * `npm run bench:resolve -- --n=10000 --limit=200 --workers=2`: N unknown attempts (each of which did
  * create an intent at the simulator) are resolved by W real worker processes sharing a provider query
- * limit of L lookups/s. Prints the achieved lookup rate against L and the time to drain.
+ * limit of L lookups/s. Prints the achieved lookup rate against L (from the first query's arrival at the
+ * simulator to the last's, so the workers' boot is not counted against the limiter), the busiest sliding
+ * second the simulator saw, the time to drain, and where each resolution's cost goes.
  */
 const n = intArg('n', 10_000);
 const limit = intArg('limit', 200);
@@ -35,8 +41,12 @@ for (let offset = 0; offset < n; offset += 500) {
 }
 
 const queue = new Bull(resolutionQueueFor('stripe'), redisUrl, { prefix });
-const procs = Array.from({ length: workers }, () =>
+// Each worker counts the statements it sends (count-queries.preload): statements per resolution.
+const countFiles = Array.from({ length: workers }, (_, w) => join(tmpdir(), `${prefix}-queries-${w}`));
+const statementsSent = () => countFiles.reduce((sum, file) => sum + Number(readFileSync(file, 'utf8')), 0);
+const procs = countFiles.map((countFile) =>
   startService('worker', {
+    BENCH_QUERY_COUNT_FILE: countFile,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
@@ -44,8 +54,9 @@ const procs = Array.from({ length: workers }, () =>
     STRIPE_SECRET_KEY: 'sk_test_simulator',
     STRIPE_QUERY_RATE_PER_S: String(limit),
     CONSISTENT_LOOKUP_GRACE_MS: '0',
-  }),
+  }, ['--import', `${DIST}apps/bench/src/count-queries.preload.js`]),
 );
+const arrivals = new ProviderArrivals();
 try {
   const lookupsBefore = sim.stats().requests.lists;
   const started = performance.now();
@@ -64,17 +75,32 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const lookups = sim.stats().requests.lists - lookupsBefore;
   const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) GROUP BY status`, [attemptIds]);
-  console.log(`  drained ${n} unknown attempts in ${seconds.toFixed(1)} s`);
-  console.log(`  provider lookups: ${lookups}, achieved ${(lookups / seconds).toFixed(1)}/s against a limit of ${limit}/s (${((100 * lookups) / seconds / limit).toFixed(0)}%)`);
-  console.log(`  busiest ~1 s window: ${busiestRate.toFixed(1)} lookups/s (limit ${limit}/s)`);
+  // The rate the limiter kept: n queries spaced over (n - 1) gaps between the first arrival and the last.
+  const paced = ((arrivals.count - 1) * 1000) / arrivals.spanMs();
+  console.log(`  drained ${n} unknown attempts in ${seconds.toFixed(1)} s from enqueueing (the workers' boot included)`);
+  console.log(`  provider lookups: ${lookups}, achieved ${paced.toFixed(1)}/s against a limit of ${limit}/s (${((100 * paced) / limit).toFixed(1)}%), first to last arrival at the simulator`);
+  console.log(`  busiest 1 s window: ${arrivals.busiest()} lookups in any sliding second at the simulator (limit ${limit}); ~1 s samples: ${busiestRate.toFixed(1)}/s`);
+  await printCostPerResolution(lookups);
   console.log(`  outcome: ${rows.map((r) => `${r.status}=${r.n}`).join(' ')}; creates at the provider: ${sim.stats().requests.creates} (one per attempt, none by the resolver)`);
   console.log(`  worker peak RSS: ${procs.map((p) => `${p.peakRssMiB().toFixed(0)} MiB`).join(', ')}`);
 } finally {
+  arrivals.stop();
   await Promise.all(procs.map((p) => p.stop()));
   await queue.obliterate({ force: true });
   await queue.close();
   await db.end();
   await sim.close();
+}
+
+/** Where a resolution's time goes: its statements, the workers' CPU, the provider round trip. */
+async function printCostPerResolution(lookups: number): Promise<void> {
+  const { rows } = await db.query<{ p50: number; p99: number }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms)::float8 AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms)::float8 AS p99
+       FROM provider_calls WHERE attempt_id = ANY($1) AND kind = 'lookup'`,
+    [attemptIds],
+  );
+  const cpuMs = procs.reduce((sum, p) => sum + p.cpuSeconds(), 0) * 1000;
+  console.log(`  per resolution: ${(statementsSent() / lookups).toFixed(1)} statements, ${(cpuMs / lookups).toFixed(2)} ms worker CPU (boot included); lookup round trip p50 ${rows[0].p50} ms, p99 ${rows[0].p99} ms`);
 }
 
 /** An attempt whose create reached the provider but whose answer was lost: unknown, intent exists. */

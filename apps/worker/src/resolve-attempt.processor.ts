@@ -1,7 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Type } from '@nestjs/common';
 import type { Job } from 'bull';
-import { resolutionQueueFor, type AttemptJob } from '@app/queues';
+import { RESOLUTION_CONCURRENCY, resolutionQueueFor, type AttemptJob } from '@app/queues';
 import { inJobSpan } from '@app/observability';
 import { UnknownAttemptResolver } from '@app/resolution';
 
@@ -15,7 +15,7 @@ export function resolveAttemptProcessorFor(provider: string): Type {
   class ResolveAttemptProcessor {
     constructor(private readonly resolver: UnknownAttemptResolver) {}
 
-    @Process({ concurrency: 16 })
+    @Process({ concurrency: RESOLUTION_CONCURRENCY })
     async handle(job: Job<AttemptJob>): Promise<void> {
       await resolveInJobSpan(this.resolver, job);
     }

@@ -1,5 +1,6 @@
 export { QueuesModule } from './queues.module.js';
-export { smoothLimiter } from './rules/smooth-limiter.js';
+export { ProviderQueryPacer } from './provider-query.pacer.js';
+export { busiestWindow } from './rules/query-pacing.js';
 export { AttemptJobs, type AttemptJob } from './attempt-jobs.js';
 export { ReconciliationRunJobs, type ReconciliationRunJob } from './reconciliation-run-jobs.js';
 export * from './queue-names.js';

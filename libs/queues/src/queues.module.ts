@@ -2,8 +2,8 @@ import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
-import { GatewayRegistry, PROVIDERS } from '@app/gateways';
-import { smoothLimiter } from './rules/smooth-limiter.js';
+import { PROVIDERS } from '@app/gateways';
+import { ProviderQueryPacer } from './provider-query.pacer.js';
 import { RECONCILIATION_RUN_QUEUE, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 import { ReconciliationRunJobs } from './reconciliation-run-jobs.js';
 
@@ -22,18 +22,15 @@ import { ReconciliationRunJobs } from './reconciliation-run-jobs.js';
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),
-    BullModule.registerQueue({ name: SUBMIT_QUEUE }, { name: RECONCILIATION_RUN_QUEUE }),
-    // Bull's limiter lives in Redis, so each provider's query budget (a capability of its adapter) holds
-    // across every worker process: a backlog of unknowns cannot get the account blocked.
-    BullModule.registerQueueAsync(
-      ...PROVIDERS.map((provider) => ({
-        name: resolutionQueueFor(provider),
-        inject: [GatewayRegistry],
-        useFactory: (gateways: GatewayRegistry) => ({ limiter: smoothLimiter(gateways.forAttempt(provider).capabilities.queryRatePerSecond) }),
-      })),
+    // No Bull limiter on the resolution queues: each provider's query budget is spent by ProviderQueryPacer right
+    // before the query leaves, in Redis too, so it holds across every worker process.
+    BullModule.registerQueue(
+      { name: SUBMIT_QUEUE },
+      { name: RECONCILIATION_RUN_QUEUE },
+      ...PROVIDERS.map((provider) => ({ name: resolutionQueueFor(provider) })),
     ),
   ],
-  providers: [AttemptJobs, ReconciliationRunJobs],
-  exports: [BullModule, AttemptJobs, ReconciliationRunJobs],
+  providers: [AttemptJobs, ReconciliationRunJobs, ProviderQueryPacer],
+  exports: [BullModule, AttemptJobs, ReconciliationRunJobs, ProviderQueryPacer],
 })
 export class QueuesModule {}

@@ -1,4 +1,5 @@
 import type { GatewayCapabilities, LookupResult, ProviderCharge } from '@app/gateways';
+import { absenceProvableAfterMs } from './absence-proof.js';
 import { isExhausted } from './resolution-schedule.js';
 
 export interface ResolutionInput {
@@ -56,10 +57,7 @@ function decideFromLookup(input: ResolutionInput): ResolutionDecision {
   if (charges.length === 1) return decideFoundCharge(charges[0], input.expected);
 
   if (input.capabilities.lookupByReference === 'none') return review('absence_unprovable', [], null);
-  // A strongly consistent list cannot miss a stored charge; the short grace only covers a request
-  // the provider may still be executing. A lagging search may miss one for its whole window, and the
-  // provider may still be executing our request too: the longer of the two applies.
-  const windowMs = lookup.consistent ? input.consistentGraceMs : Math.max(input.consistentGraceMs, input.capabilities.consistencyWindowMs);
+  const windowMs = absenceProvableAfterMs({ consistent: lookup.consistent, consistentGraceMs: input.consistentGraceMs, capabilities: input.capabilities });
   const windowPassed = input.msSinceSendEnded >= windowMs;
   return windowPassed ? { action: 'fail_not_found' } : { action: 'wait', reason: 'not_found_inside_window' };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExhausted, resolutionDelayMs } from './resolution-schedule.js';
+import { PROOF_MARGIN_MS, delayAfterEarlyMiss, isExhausted, resolutionDelayMs } from './resolution-schedule.js';
 
 /** DESIGN.md's schedule, the RESOLUTION_BACKOFF_MS default. */
 const DEFAULT_RESOLUTION_BACKOFF_MS = [30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000];
@@ -26,6 +26,20 @@ describe('resolutionDelayMs', () => {
 
   it('refuses an empty schedule', () => {
     expect(() => resolutionDelayMs([], 1)).toThrow(RangeError);
+  });
+});
+
+describe('delayAfterEarlyMiss', () => {
+  const schedule = [2_000, 30_000, 60_000, 120_000, 300_000];
+  const table: Array<[string, number, number, number]> = [
+    ['the backoff comes first: asked at the backoff', 2, 200_000, 30_000],
+    ['absence provable before the backoff: asked right after that moment', 4, 70_000, 70_000 + PROOF_MARGIN_MS],
+    ['provable before the last backoff of 300 s: asked then, not at 300 s', 5, 88_000, 88_000 + PROOF_MARGIN_MS],
+    ['already provable (a lookup that started early): at once, plus the margin', 3, -5_000, PROOF_MARGIN_MS],
+    ['provable a hair after the backoff: the backoff, never later', 2, 29_500, 30_000],
+  ];
+  it.each(table)('%s', (_, nextTry, msUntilProvable, expected) => {
+    expect(delayAfterEarlyMiss(schedule, nextTry, msUntilProvable)).toBe(expected);
   });
 });
 

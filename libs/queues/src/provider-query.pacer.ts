@@ -1,0 +1,58 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { AppConfig } from '@app/config';
+import { narrowOffset, querySpacingMs, slotStillUsable, type ClockOffset } from './rules/query-pacing.js';
+
+/**
+ * Hands out the next slot of a provider's budget by Redis's clock: the later of now and the last slot plus the
+ * spacing (ARGV[1] ms). Returns the slot and Redis's now, in milliseconds, as strings (Lua numbers lose decimals).
+ */
+const RESERVE_SLOT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+local following = slot + tonumber(ARGV[1])
+redis.call('SET', KEYS[1], string.format('%.3f', following), 'PX', math.ceil(following - now) + 1000)
+return { string.format('%.3f', slot), string.format('%.3f', now) }`;
+
+/**
+ * Each provider's query budget (`queryRatePerSecond`), shared by every worker process through Redis: a query is sent
+ * at its slot, slots are spaced so that no sliding second at the provider holds more than the budget (see
+ * `querySpacingMs`), and a slot a stalled process could not use in time is given up, never spent late.
+ */
+@Injectable()
+export class ProviderQueryPacer implements OnModuleDestroy {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private offset: ClockOffset | null = null;
+
+  constructor(config: AppConfig) {
+    // Connected on the first slot asked for: the api holds this module (for AttemptJobs) but sends no query.
+    this.redis = new Redis(config.REDIS_URL, { lazyConnect: true });
+    this.redis.defineCommand('reserveQuerySlot', { numberOfKeys: 1, lua: RESERVE_SLOT });
+    this.prefix = `${config.QUEUE_PREFIX}:query-pace:`;
+  }
+
+  /** Resolves when this process may send one query to `provider`. */
+  async take(provider: string, perSecond: number): Promise<void> {
+    const spacing = querySpacingMs(perSecond);
+    for (;;) {
+      const askedAt = performance.now();
+      const [slot, redisNow] = (await (this.redis as RedisWithSlots).reserveQuerySlot(this.prefix + provider, spacing)).map(Number);
+      this.offset = narrowOffset(this.offset, { askedAt, heardAt: performance.now(), redisNow });
+      // Never before the slot: its local time is at least slot - hi, at most slot - lo.
+      const earliest = slot - this.offset.lo;
+      // A timer may fire a little early (it counts from the event loop's cached time): wait out what is left.
+      for (let wait = earliest - performance.now(); wait > 0; wait = earliest - performance.now()) await sleep(wait);
+      if (slotStillUsable(performance.now() - (slot - this.offset.hi))) return;
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.redis.disconnect();
+  }
+}
+
+type RedisWithSlots = Redis & { reserveQuerySlot(key: string, spacingMs: number): Promise<[string, string]> };
