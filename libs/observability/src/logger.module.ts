@@ -1,8 +1,17 @@
-import { Module, RequestMethod } from '@nestjs/common';
+import { Injectable, Module, RequestMethod, type OnApplicationShutdown } from '@nestjs/common';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
 import type { LogFn, Logger as PinoLogger } from 'pino';
 import { AppConfig } from '@app/config';
 import { activeTraceFields } from './tracing/spans.js';
+import { stopTracing } from './tracing/start-tracing.js';
+
+/** Both processes load this module, so the spans still batched at shutdown are exported here, not dropped. */
+@Injectable()
+class TracingShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): Promise<void> {
+    return stopTracing();
+  }
+}
 
 /** Levels at which every request still gets its own access-log line. */
 const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
@@ -55,6 +64,7 @@ const INFO = 30;
       }),
     }),
   ],
+  providers: [TracingShutdown],
 })
 export class LoggerModule {}
 

@@ -10,5 +10,17 @@ export async function startTracing(config: AppConfig, defaultServiceName: string
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return;
   const { startTracingSdk } = await import('./tracing-sdk.js');
-  startTracingSdk({ endpoint, serviceName: config.OTEL_SERVICE_NAME ?? defaultServiceName });
+  stopSdk = startTracingSdk({ endpoint, serviceName: config.OTEL_SERVICE_NAME ?? defaultServiceName });
+}
+
+let stopSdk: (() => Promise<void>) | null = null;
+
+/**
+ * Exports the spans still batched and stops tracing (a no-op when it never started). Called from the app's
+ * shutdown hook, after the app has stopped taking work, so the last requests' and jobs' spans are not lost.
+ */
+export async function stopTracing(): Promise<void> {
+  const stop = stopSdk;
+  stopSdk = null;
+  await stop?.();
 }

@@ -16,7 +16,7 @@ const UNTRACED_PATHS = new Set(['/health', '/metrics']);
  * and the instrumentations: http for requests in and provider calls out, pg and ioredis for what a request waits
  * on. Database and Redis spans only under a span of ours or a request's: Bull polls Redis all day.
  */
-export function startTracingSdk(settings: { endpoint: string; serviceName: string }): void {
+export function startTracingSdk(settings: { endpoint: string; serviceName: string }): () => Promise<void> {
   const exporter = new OTLPTraceExporter({ url: `${settings.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
@@ -36,4 +36,5 @@ export function startTracingSdk(settings: { endpoint: string; serviceName: strin
   // require() may ever load after this point (Efí's https, say): loading them here patches them for every importer.
   const require = createRequire(import.meta.url);
   for (const core of ['node:http', 'node:https']) require(core);
+  return () => provider.shutdown();
 }
