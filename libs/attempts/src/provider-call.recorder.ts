@@ -16,4 +16,18 @@ export class ProviderCallRecorder {
     providerCallSeconds.observe({ provider: call.provider, kind: call.kind }, call.durationMs / 1000);
     await insertProviderCall(manager ?? this.db.manager, call);
   }
+
+  /**
+   * A query's answer (a lookup, a cancel): `error` carries its own HTTP status (null when none came back); any
+   * other kind is what a 200 said.
+   */
+  recordAnswer(
+    attempt: { id: string; provider: string },
+    kind: 'lookup' | 'cancel',
+    answer: { kind: string; durationMs: number; httpStatus?: number | null },
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    const httpStatus = answer.kind === 'error' ? (answer.httpStatus ?? null) : 200;
+    return this.record({ attemptId: attempt.id, provider: attempt.provider, kind, outcome: answer.kind, httpStatus, durationMs: answer.durationMs, detail });
+  }
 }

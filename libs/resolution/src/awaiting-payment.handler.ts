@@ -71,15 +71,7 @@ export class AwaitingPaymentHandler {
   private async cancel(attempt: { id: string; provider: string }, charge: ProviderCharge & { payableUntil: string }, deadline: Deadline, tryNumber: number): Promise<void> {
     const result = await this.gateways.get(attempt.provider).cancelCharge(charge.providerChargeId);
     const summary = result.kind === 'cancelled' ? { kind: result.kind, body: result.body } : { kind: result.kind, message: result.message, httpStatus: result.httpStatus };
-    await this.calls.record({
-      attemptId: attempt.id,
-      provider: attempt.provider,
-      kind: 'cancel',
-      outcome: result.kind,
-      httpStatus: result.kind === 'error' ? result.httpStatus : 200,
-      durationMs: result.durationMs,
-      detail: { providerChargeId: charge.providerChargeId, result: summary },
-    });
+    await this.calls.recordAnswer(attempt, 'cancel', result, { providerChargeId: charge.providerChargeId, result: summary });
     const evidence = {
       reason: 'unpaid_after_due_date',
       providerChargeId: charge.providerChargeId,

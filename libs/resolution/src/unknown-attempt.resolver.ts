@@ -101,15 +101,7 @@ export class UnknownAttemptResolver {
     // Right before the query leaves, so its slot in the provider's budget is when the provider sees it.
     await this.pacer.take(attempt.provider, gateway.capabilities.queryRatePerSecond);
     const lookup = await lookupAtProvider(gateway, target);
-    await this.calls.record({
-      attemptId: attempt.id,
-      provider: attempt.provider,
-      kind: 'lookup',
-      outcome: lookup.kind,
-      httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200,
-      durationMs: lookup.durationMs,
-      detail: summariseLookup(lookup),
-    });
+    await this.calls.recordAnswer(attempt, 'lookup', lookup, summariseLookup(lookup));
     return lookup;
   }
 
