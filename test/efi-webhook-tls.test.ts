@@ -1,7 +1,7 @@
 import { request } from 'node:https';
 import { join } from 'node:path';
 import type { Server } from 'node:https';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenEfiWebhookTls } from '../apps/api/src/edge/efi-webhook.tls.js';
 import { makeTestCertificates, type TestCertificates } from './support/test-certificates.js';
@@ -26,7 +26,7 @@ describe("Efí's webhook over mutual TLS", () => {
         EFI_WEBHOOK_TLS_KEY_PATH: join(certs.dir, 'server.key'),
       },
     });
-    tls = (await listenEfiWebhookTls(stack.app as NestExpressApplication))!;
+    tls = (await listenEfiWebhookTls(stack.app as NestFastifyApplication))!;
   });
   afterAll(async () => {
     await new Promise((resolve) => tls.server.close(resolve));

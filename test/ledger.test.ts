@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ArgumentsHost } from '@nestjs/common';
+import type { HttpAdapterHost } from '@nestjs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiTokenService } from '@app/auth';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
@@ -161,9 +162,9 @@ describe('ledger: accounts, balances and reservations', () => {
 
   it('maps a refused reservation to 422 naming the available balance', () => {
     const sent: { status?: number; body?: Record<string, unknown> } = {};
-    const response = { status: (s: number) => ((sent.status = s), response), json: (b: Record<string, unknown>) => (sent.body = b) };
-    const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
-    new DomainErrorFilter().catch(new InsufficientBalanceError('acc', 700, 1000, 'brl'), host);
+    const adapterHost = { httpAdapter: { reply: (_: unknown, b: Record<string, unknown>, s: number) => Object.assign(sent, { body: b, status: s }) } } as unknown as HttpAdapterHost;
+    const host = { switchToHttp: () => ({ getResponse: () => ({}) }) } as unknown as ArgumentsHost;
+    new DomainErrorFilter(adapterHost).catch(new InsufficientBalanceError('acc', 700, 1000, 'brl'), host);
     expect(sent.status).toBe(422);
     expect(sent.body).toMatchObject({ code: 'insufficient_balance', details: { availableCents: 700 } });
     expect(sent.body?.message).toContain('700 brl cents available');

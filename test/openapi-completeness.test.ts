@@ -1,37 +1,26 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../apps/api/src/openapi/openapi-document.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
-/** Routes left out of the OpenAPI document on purpose, by name: provider callbacks, Prometheus, the console page. */
-const EXCLUDED = [/^\/webhooks\//, /^\/metrics$/, /^\/review$/, /^\/review\/console\//, /^\/docs/, /\*/];
+/** Routes left out of the OpenAPI document on purpose, by name: provider callbacks, Prometheus, the console page, the queue board. */
+const EXCLUDED = [/^\/webhooks\//, /^\/metrics$/, /^\/review$/, /^\/review\/console\//, /^\/docs/, /^\/admin\/queues/, /\*/];
+/** HEAD (Fastify's twin of every GET) and OPTIONS are the server's, not operations of ours. */
+const IMPLICIT_METHODS = new Set(['head', 'options']);
 const PUBLIC = [/^\/health$/];
-
-interface Route {
-  method: string;
-  path: string;
-}
-
-/** Every method and path the Express router serves, from Nest's controllers (the queue board is its own router). */
-function routerRoutes(app: NestExpressApplication): Route[] {
-  const express = app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } };
-  return express.router.stack
-    .filter((layer) => layer.route)
-    .flatMap((layer) => Object.keys(layer.route!.methods).filter((m) => m !== '_all').map((method) => ({ method, path: layer.route!.path })));
-}
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 describe('the OpenAPI document', () => {
   let stack: TestStack;
   let doc: OpenAPIObject;
-  let routes: Route[];
+  let routes: TestStack['routes'];
 
   beforeAll(async () => {
     stack = await startTestStack();
-    doc = buildOpenApiDocument(stack.app as NestExpressApplication);
-    routes = routerRoutes(stack.app as NestExpressApplication).filter((r) => !EXCLUDED.some((x) => x.test(r.path)));
+    doc = buildOpenApiDocument(stack.app as NestFastifyApplication);
+    routes = stack.routes.filter((r) => !IMPLICIT_METHODS.has(r.method) && !EXCLUDED.some((x) => x.test(r.path)));
   });
   afterAll(async () => {
     await stack?.close();

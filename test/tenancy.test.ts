@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiTokenService } from '@app/auth';
@@ -28,7 +28,7 @@ describe('tenants: a merchant sees only its own money', () => {
   beforeAll(async () => {
     efi = await startEfiSimulator({ hangMs: 1_500 });
     stack = await startTestStack({ efi });
-    doc = buildOpenApiDocument(stack.app as NestExpressApplication);
+    doc = buildOpenApiDocument(stack.app as NestFastifyApplication);
     merchantB = { Authorization: `Bearer ${await stack.app.get(ApiTokenService).create(`merchant-b-${randomUUID().slice(0, 8)}`, 'merchant')}` };
     // Merchant A's money: a succeeded charge, a refund of it, an account and a payout from it.
     const charge = await submit(stack, (await createCharge(stack)).id);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiModule } from '../../apps/api/src/api.module.js';
 import { configureApiApp } from '../../apps/api/src/configure-api-app.js';
+import { createApiHttpAdapter } from '../../apps/api/src/edge/http-hardening.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { ReconciliationRunWorkerModule } from '../../apps/worker/src/reconciliation-run-worker.module.js';
 import { ApiTokenService } from '@app/auth';
@@ -18,6 +19,8 @@ export interface TestStack {
   /** e.g. http://127.0.0.1:41234, for the simulator's webhooks. */
   baseUrl: string;
   http: ReturnType<typeof supertest>;
+  /** Every method and path the HTTP server was given (Fastify's onRoute), for the OpenAPI completeness check. */
+  routes: Array<{ method: string; path: string }>;
   db: DataSource;
   sim: Simulator;
   config: AppConfig;
@@ -91,8 +94,15 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();
-  const app = configureApiApp(moduleRef.createNestApplication<NestExpressApplication>({ rawBody: true, bufferLogs: true }));
+  const adapter = createApiHttpAdapter(config);
+  const routes: TestStack['routes'] = [];
+  adapter.getInstance().addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method: method.toLowerCase(), path: route.url });
+  });
+  const app = await configureApiApp(moduleRef.createNestApplication<NestFastifyApplication>(adapter, { rawBody: true, bufferLogs: true }));
   await app.listen(0, '127.0.0.1');
+  // Fastify answers supertest's requests on app.getHttpServer() only once its plugins are loaded.
+  await app.getHttpAdapter().getInstance().ready();
   const { port } = app.getHttpServer().address() as { port: number };
   const suffix = randomUUID().slice(0, 8);
   const tokenNames = { merchant: `merchant-${suffix}`, reviewer: `reviewer-${suffix}`, admin: `admin-${suffix}` };
@@ -107,6 +117,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     app,
     baseUrl: `http://127.0.0.1:${port}`,
     http: supertest(app.getHttpServer()),
+    routes,
     db: app.get(DataSource),
     sim,
     config,

@@ -1,21 +1,18 @@
 import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { AppConfig } from '@app/config';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { HttpErrorFilter } from './http-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
 import { hardenHttp } from './edge/http-hardening.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
-/** Everything serve-api.ts and the e2e tests must set up identically. */
-export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
+/** Everything serve-api.ts and the e2e tests must set up identically (the http adapter: createApiHttpAdapter). */
+export async function configureApiApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
-  const trustProxy = app.get(AppConfig).TRUST_PROXY;
-  if (trustProxy) app.set('trust proxy', /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy);
-  hardenHttp(app);
+  await hardenHttp(app);
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
@@ -25,9 +22,10 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
       stopAtFirstError: false,
     }),
   );
-  app.useGlobalFilters(new HttpErrorFilter(app.get(HttpAdapterHost)), new DomainErrorFilter());
+  const adapterHost = app.get(HttpAdapterHost);
+  app.useGlobalFilters(new HttpErrorFilter(adapterHost), new DomainErrorFilter(adapterHost));
   app.enableShutdownHooks();
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app));
-  mountQueueBoard(app);
+  await mountQueueBoard(app);
   return app;
 }

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { HttpAdapterHost } from '@nestjs/core';
 import { DomainError, type DomainErrorKind } from '@app/common';
 
 /** Kinds of refusal → HTTP. Each module says which kind its errors are; only this edge knows HTTP. */
@@ -17,18 +17,23 @@ const STATUS_BY_KIND: Record<DomainErrorKind, HttpStatus> = {
 export class DomainErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger(DomainErrorFilter.name);
 
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
   catch(error: DomainError, host: ArgumentsHost): void {
     const mapped = STATUS_BY_KIND[error.kind] as HttpStatus | undefined;
     const status = mapped ?? HttpStatus.INTERNAL_SERVER_ERROR;
     // A kind this table does not know is a bug in the code that threw it, never a client's mistake.
     if (mapped === undefined || status === HttpStatus.INTERNAL_SERVER_ERROR) this.logger.error({ code: error.code, kind: error.kind, err: error }, 'domain error answered 500');
-    const response = host.switchToHttp().getResponse<Response>();
-    response.status(status).json({
-      statusCode: status,
-      error: HttpStatus[status].replace(/_/g, ' ').toLowerCase().replace(/^\w|\s\w/g, (c) => c.toUpperCase()),
-      code: error.code,
-      message: error.message,
-      ...(error.details ? { details: error.details } : {}),
-    });
+    this.adapterHost.httpAdapter.reply(
+      host.switchToHttp().getResponse(),
+      {
+        statusCode: status,
+        error: HttpStatus[status].replace(/_/g, ' ').toLowerCase().replace(/^\w|\s\w/g, (c) => c.toUpperCase()),
+        code: error.code,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+      },
+      status,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, ForbiddenException, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import type { ApiRole } from '@app/database';
 import { actorHasRole, type Actor } from './actor.js';
 import { ApiTokenService } from './api-token.service.js';
@@ -24,6 +24,8 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly tokens: ApiTokenService,
     private readonly failures: AuthFailureLimiter,
+    // The http adapter sets the header, so the guard knows no framework's response type.
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -43,12 +45,12 @@ export class AuthGuard implements CanActivate {
   }
 
   /** A token not believed from the cache: looked up; a failure is counted against its address. */
-  private async authenticateSlowly(token: string | null, address: string, response: { setHeader(name: string, value: string): void }): Promise<Actor> {
+  private async authenticateSlowly(token: string | null, address: string, response: unknown): Promise<Actor> {
     const actor = token ? await this.tokens.authenticate(token) : null;
     if (actor) return actor;
     const over = await this.failures.recordFailure(address);
     if (over !== null) {
-      response.setHeader('Retry-After', String(Math.ceil(over / 1000)));
+      this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(Math.ceil(over / 1000)));
       throw new HttpException('too many failed authentications from this address; retry later', HttpStatus.TOO_MANY_REQUESTS);
     }
     throw new UnauthorizedException(token ? 'unknown or revoked token' : 'missing bearer token in the Authorization header');

@@ -62,8 +62,8 @@ export class AppConfig extends ProviderSettings {
   WEBHOOK_RATE_LIMIT = 6000;
 
   /**
-   * Express's `trust proxy`: which proxies in front of the api may name the client's address (X-Forwarded-For), e.g.
-   * `loopback`, `10.0.0.0/8` or a hop count. Unset: the socket's address, so behind a proxy every caller would share one.
+   * The api's `trustProxy`, read as Express's `trust proxy` was: which proxies in front of the api may name the
+   * client's address (X-Forwarded-For), e.g. `loopback`, `10.0.0.0/8` or a hop count. Unset: the socket's address, so behind a proxy every caller would share one.
    */
   @IsOptional() @IsString() @Length(1, 500)
   TRUST_PROXY?: string;

@@ -32,6 +32,8 @@ const INFO = 30;
     PinoLoggerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
+        // Every route. nestjs-pino's own default (`{/*splat}`) matches no request under Nest's Fastify adapter.
+        forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
         exclude: REQUEST_LOG_LEVELS.has(config.LOG_LEVEL)
           ? []
           : [
@@ -59,7 +61,8 @@ const INFO = 30;
             ],
             censor: '[redacted]',
           },
-          autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
+          // originalUrl: inside a Fastify middleware `url` is the part after the middleware's own path.
+          autoLogging: { ignore: (req) => ['/health', '/metrics'].includes((req as { originalUrl?: string }).originalUrl ?? req.url ?? '') },
         },
       }),
     }),

@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { AccountsService, type AccountView, type BalanceView, type CreditView, type EntriesPage } from '@app/ledger';
@@ -60,7 +60,7 @@ export class AccountsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: CreditAccountDto,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
     if (key === undefined || key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key header is required (1 to 255 characters) to add money');
@@ -72,7 +72,7 @@ export class AccountsController {
       return { status: view.replayed ? 200 : 201, body: view };
     });
     res.status(stored.status);
-    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
   }
 

@@ -1,42 +1,40 @@
 import { getQueueToken } from '@nestjs/bull';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createBullBoard } from '@bull-board/api';
 import { BullAdapter } from '@bull-board/api/bullAdapter';
-import { ExpressAdapter } from '@bull-board/express';
+import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bull';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiTokenService, actorHasRole } from '@app/auth';
 import { QUEUE_NAMES } from '@app/queues';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
 /**
- * Bull Board (jobs per queue, retry, remove) for operators. It is an Express router mounted outside Nest, so
- * Nest's global auth guard never sees it: it has its own admin-only guard. A browser cannot send a bearer
- * header on navigation, so Basic auth (any user name, the admin token as password) is accepted too, and the
- * 401 asks for it.
+ * Bull Board (jobs per queue, retry, remove) for operators. It is a Fastify plugin registered outside Nest, so
+ * Nest's global auth guard never sees it: it has its own admin-only hook, scoped to the board's routes. A browser
+ * cannot send a bearer header on navigation, so Basic auth (any user name, the admin token as password) is
+ * accepted too, and the 401 asks for it.
  */
-export function mountQueueBoard(app: NestExpressApplication): void {
-  const serverAdapter = new ExpressAdapter();
+export async function mountQueueBoard(app: NestFastifyApplication): Promise<void> {
+  const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   const queues = QUEUE_NAMES.map((name) => new BullAdapter(app.get<Queue>(getQueueToken(name), { strict: false })));
   createBullBoard({ queues, serverAdapter, options: { uiConfig: { boardTitle: 'charge-once queues' } } });
-  app.use(QUEUE_BOARD_PATH, adminOnly(app.get(ApiTokenService)), serverAdapter.getRouter());
+  const tokens = app.get(ApiTokenService);
+  // Not wrapped in fastify-plugin: the hook stays inside this scope, on the board's routes only.
+  await app.register(async (scope: FastifyInstance) => {
+    scope.addHook('onRequest', (req, reply) => adminOnly(tokens, req, reply));
+    await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+  });
 }
 
-function adminOnly(tokens: ApiTokenService) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const token = tokenFrom(req.headers.authorization);
-    if (!token) return refuse(res, 401, 'the queue board needs an admin token (Bearer, or Basic with the token as password)');
-    tokens.authenticate(token).then(
-      (actor) => {
-        if (!actor) return refuse(res, 401, 'unknown or revoked token');
-        if (!actorHasRole(actor, ['admin'])) return refuse(res, 403, `the queue board needs role admin; token has ${actor.role}`);
-        next();
-      },
-      (error: unknown) => next(error),
-    );
-  };
+async function adminOnly(tokens: ApiTokenService, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = tokenFrom(req.headers.authorization);
+  if (!token) return refuse(reply, 401, 'the queue board needs an admin token (Bearer, or Basic with the token as password)');
+  const actor = await tokens.authenticate(token);
+  if (!actor) return refuse(reply, 401, 'unknown or revoked token');
+  if (!actorHasRole(actor, ['admin'])) return refuse(reply, 403, `the queue board needs role admin; token has ${actor.role}`);
 }
 
 function tokenFrom(header: string | undefined): string | null {
@@ -49,7 +47,7 @@ function tokenFrom(header: string | undefined): string | null {
   return password || null;
 }
 
-function refuse(res: Response, statusCode: 401 | 403, message: string): void {
-  if (statusCode === 401) res.setHeader('WWW-Authenticate', 'Basic realm="charge-once queues", charset="UTF-8"');
-  res.status(statusCode).json({ statusCode, error: statusCode === 401 ? 'Unauthorized' : 'Forbidden', message });
+async function refuse(reply: FastifyReply, statusCode: 401 | 403, message: string): Promise<void> {
+  if (statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="charge-once queues", charset="UTF-8"');
+  await reply.code(statusCode).send({ statusCode, error: statusCode === 401 ? 'Unauthorized' : 'Forbidden', message });
 }

@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
 import { refundSummariesOf } from '@app/refunds';
@@ -25,7 +25,7 @@ export class ChargesController {
   async create(
     @Body() body: CreateChargeDto,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
     if (key === undefined) return this.charges.create(body, actor).then((view) => (res.status(201), view));
@@ -36,7 +36,7 @@ export class ChargesController {
       body: await this.charges.create(body, actor),
     }));
     res.status(stored.status);
-    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
   }
 

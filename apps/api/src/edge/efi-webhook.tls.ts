@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 
 /**
@@ -10,10 +10,11 @@ import { AppConfig } from '@app/config';
  * handshake, one that does not chain to EFI_WEBHOOK_CA_PATH. The decoder then sees `socket.authorized` and accepts
  * the delivery; the same app, body parser and ingest serve it as on the plain port.
  */
-export async function listenEfiWebhookTls(app: NestExpressApplication): Promise<{ server: Server; port: number } | null> {
+export async function listenEfiWebhookTls(app: NestFastifyApplication): Promise<{ server: Server; port: number } | null> {
   const config = app.get(AppConfig);
   if (config.EFI_WEBHOOK_TLS_PORT === undefined) return null;
-  const handle = app.getHttpAdapter().getInstance() as (req: unknown, res: unknown) => void;
+  // Fastify's own request handler (routing): the same routes, hooks and body parser as the plain port.
+  const handle = app.getHttpAdapter().getInstance().routing;
   const server = createServer(
     {
       key: readFileSync(config.EFI_WEBHOOK_TLS_KEY_PATH!),

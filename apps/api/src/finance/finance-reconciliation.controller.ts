@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
 import { ReconciliationCalendarQuery, ReconciliationQueries, RefundProposalsService, type CalendarDay, type DivergenceView } from '@app/reconciliation';
@@ -39,7 +39,7 @@ export class FinanceReconciliationController {
   @ApiProduces('text/csv')
   @ApiOkResponse({ schema: { type: 'string' }, description: `the divergences in view as CSV (at most ${EXPORT_LIMIT}), money in integer minor units` })
   @Header('Content-Type', 'text/csv; charset=utf-8')
-  async divergences(@Query() query: DivergencesExportQuery, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async divergences(@Query() query: DivergencesExportQuery, @Res({ passthrough: true }) res: FastifyReply): Promise<string> {
     const run = query.runId ? await this.queries.run(query.runId) : null;
     const rows: DivergenceView[] = [];
     let cursor: string | undefined;
@@ -57,14 +57,14 @@ export class FinanceReconciliationController {
   @ApiProduces('text/csv')
   @ApiOkResponse({ schema: { type: 'string' }, description: `refund proposals as CSV, oldest first (at most ${EXPORT_LIMIT}), money in integer minor units` })
   @Header('Content-Type', 'text/csv; charset=utf-8')
-  async refundProposals(@Query() query: ListRefundProposalsQuery, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async refundProposals(@Query() query: ListRefundProposalsQuery, @Res({ passthrough: true }) res: FastifyReply): Promise<string> {
     attachment(res, ['refund-proposals', query.state ?? 'all']);
     return toCsv(REFUND_PROPOSAL_COLUMNS, await this.proposals.list(query.state, EXPORT_LIMIT));
   }
 }
 
 /** A file name from validated parts, kept to a safe alphabet all the same. */
-function attachment(res: Response, parts: Array<string | undefined>): void {
+function attachment(res: FastifyReply, parts: Array<string | undefined>): void {
   const name = parts.filter(Boolean).join('-').replace(/[^A-Za-z0-9._-]/g, '_');
-  res.setHeader('Content-Disposition', `attachment; filename="${name}.csv"`);
+  res.header('Content-Disposition', `attachment; filename="${name}.csv"`);
 }

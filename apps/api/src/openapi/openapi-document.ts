@@ -1,9 +1,9 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ErrorResponse } from './error-response.js';
 
 /** The one OpenAPI document: served at /docs and checked route by route by a test. */
-export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject {
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   return withAuthErrors(SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

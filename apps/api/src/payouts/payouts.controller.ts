@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { PayoutsService, type PayoutView } from '@app/payouts';
@@ -29,7 +29,7 @@ export class PayoutsController {
     @Param('id', ParseUUIDPipe) accountId: string,
     @Body() body: CreatePayoutDto,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
     const run = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor);
@@ -38,7 +38,7 @@ export class PayoutsController {
     // The account is part of the request: the same key and body for another account is another request.
     const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${PAYOUT_KEY_SCOPE}`, key, { accountId, ...body }, async () => ({ status: 201, body: await run() }));
     res.status(stored.status);
-    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
   }
 

@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { RefundsService, type RefundView } from '@app/refunds';
@@ -29,7 +29,7 @@ export class RefundsController {
     @Param('id', ParseUUIDPipe) chargeId: string,
     @Body() body: CreateRefundDto,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
     const run = () => this.refunds.create({ chargeId, merchantId: merchantScope(actor), amountCents: body.amountCents, reason: body.reason ?? null }, actor.name);
@@ -38,7 +38,7 @@ export class RefundsController {
     // The charge is part of the request: the same key and body for another charge is another request.
     const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${REFUND_KEY_SCOPE}`, key, { chargeId, ...body }, async () => ({ status: 201, body: await run() }));
     res.status(stored.status);
-    if (stored.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
   }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '@app/auth';
 import { Headers, SECURITY_HEADERS } from './review-console.controller.js';
@@ -27,7 +27,7 @@ export class ConsoleVendorController {
   @ApiOkResponse({ description: 'a vendored script or style sheet of the console' })
   @ApiNotFoundResponse({ description: 'no such vendored file' })
   @Headers(SECURITY_HEADERS)
-  file(@Param('file') file: string, @Res({ passthrough: true }) res: Response): string {
+  file(@Param('file') file: string, @Res({ passthrough: true }) res: FastifyReply): string {
     const asset = VENDOR.get(file);
     if (!asset) throw new NotFoundException(`the review console vendors no file ${file}`);
     res.type(asset.type);

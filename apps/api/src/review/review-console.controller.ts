@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Controller, Get, Header, NotFoundException, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '@app/auth';
 
@@ -50,7 +50,7 @@ export class ReviewConsoleController {
   @ApiOkResponse({ description: 'a module or the style sheet of the console' })
   @ApiNotFoundResponse({ description: 'no such console file' })
   @Headers(SECURITY_HEADERS)
-  asset(@Param('file') file: string, @Res({ passthrough: true }) res: Response): string {
+  asset(@Param('file') file: string, @Res({ passthrough: true }) res: FastifyReply): string {
     const asset = this.assets.get(file);
     if (!asset) throw new NotFoundException(`the review console has no file ${file}`);
     res.type(asset.type);

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { RawBodyRequest } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { Public } from '@app/auth';
 import type { WebhookTransport } from '@app/gateways';
@@ -16,7 +16,7 @@ export class WebhooksController {
   @Public()
   @Post(':provider')
   @HttpCode(200)
-  receive(@Param('provider') provider: string, @Req() req: RawBodyRequest<Request>): Promise<IngestResult> {
+  receive(@Param('provider') provider: string, @Req() req: RawBodyRequest<FastifyRequest>): Promise<IngestResult> {
     return this.ingest.ingest(provider, req.rawBody, req.headers, transportOf(req));
   }
 
@@ -24,13 +24,13 @@ export class WebhooksController {
   @Public()
   @Post('efi/pix')
   @HttpCode(200)
-  receiveEfiPix(@Req() req: RawBodyRequest<Request>): Promise<IngestResult> {
+  receiveEfiPix(@Req() req: RawBodyRequest<FastifyRequest>): Promise<IngestResult> {
     return this.ingest.ingest('efi', req.rawBody, req.headers, transportOf(req));
   }
 }
 
-function transportOf(req: Request): WebhookTransport {
+function transportOf(req: FastifyRequest): WebhookTransport {
   const query: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string') query[name] = value;
+  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) if (typeof value === 'string') query[name] = value;
   return { query, tlsClientAuthorized: (req.socket as Partial<TLSSocket>).authorized === true };
 }
