@@ -146,14 +146,14 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
       linesRead: 8,
       matched: 2 + 1,
       settled: 1,
-      divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 0 },
+      divergences: { provider_only: 1, duplicate_transfer: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 0 },
     });
     expect(efi.stats().faultsInjected.hang_after_create).toBe(1);
 
     const found = await divergencesOf(run.id);
     const pick = (kind: string) => found.filter((d) => d.kind === kind);
     expect(pick('provider_only')).toEqual([expect.objectContaining({ providerChargeId: planted.providerOnly, payoutId: null, attemptId: null, amountCents: 700 })]);
-    expect(pick('duplicate_charge')).toEqual([expect.objectContaining({ providerChargeId: planted.duplicateE2e, payoutId: planted.duplicatePayout, attemptId: planted.duplicateAttempt, amountCents: 1_300 })]);
+    expect(pick('duplicate_transfer')).toEqual([expect.objectContaining({ providerChargeId: planted.duplicateE2e, payoutId: planted.duplicatePayout, attemptId: planted.duplicateAttempt, amountCents: 1_300 })]);
     expect(pick('missing_at_provider')).toEqual([expect.objectContaining({ attemptId: planted.missingAttempt, chargeId: null, amountCents: 1_200 })]);
     // The provider's own word for the transfer our success claims, as the statement listed it.
     expect(pick('missing_at_provider')[0].detail.providerTransfer).toMatchObject({ status: 'NAO_REALIZADO', transferId: idEnvio(planted.missingAttempt), amountCents: 1_200 });

@@ -5,9 +5,9 @@ import { STAGING_TABLE } from './statement.staging.js';
 /**
  * Pix payouts: the provider's executed transfers (`payout` lines, negative: money that left) against our payout
  * attempts. A transfer belongs to the attempt that learnt its end-to-end id, else to the attempt its transfer id
- * names (idEnvio is the attempt id). The divergence kinds are the charges': `provider_only` is money sent with no
- * success of ours (the worst: a failed attempt released its reservation), `duplicate_charge` a transfer for a
- * payout that already succeeded through another transfer. Nothing is proposed automatically: money sent cannot be
+ * names (idEnvio is the attempt id). The divergence kinds read in money-out terms: `provider_only` is money sent
+ * with no success of ours (the worst: a failed attempt released its reservation), `duplicate_transfer` a transfer
+ * for a payout that already succeeded through another transfer. Nothing is proposed automatically: money sent cannot be
  * refunded by us, so the open divergence, and the review item the applier opens for a contradicted attempt, are
  * the finance team's to act on. Transfers in progress or not executed are staged as `other`: they moved no money.
  */
@@ -80,7 +80,7 @@ async function recordTransferDivergences(client: PoolClient, scope: MatchScope):
                 WHEN is_the_success THEN
                   CASE WHEN currency <> payout_currency THEN 'currency_mismatch'
                        WHEN amount_cents <> payout_amount THEN 'amount_mismatch' ELSE 'matched' END
-                WHEN succeeded_attempt_id IS NOT NULL THEN 'duplicate_charge'
+                WHEN succeeded_attempt_id IS NOT NULL THEN 'duplicate_transfer'
                 WHEN attempt_status = 'unknown' AND currency <> payout_currency THEN 'currency_mismatch'
                 WHEN attempt_status = 'unknown' AND amount_cents <> payout_amount THEN 'amount_mismatch'
                 ELSE 'provider_only' END AS kind

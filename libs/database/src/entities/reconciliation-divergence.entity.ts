@@ -11,6 +11,7 @@ export type DivergenceKindColumn =
   | 'amount_mismatch'
   | 'currency_mismatch'
   | 'duplicate_charge'
+  | 'duplicate_transfer'
   | 'refund_provider_only'
   | 'refund_missing_at_provider'
   | 'refund_amount_mismatch';
@@ -26,7 +27,7 @@ export type DivergenceKindColumn =
 @Index('ix_reconciliation_divergences_refund_charge', ['chargeId'], { where: "kind IN ('refund_provider_only', 'refund_amount_mismatch')" })
 @Check(
   'reconciliation_divergences_kind_check',
-  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
+  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge','duplicate_transfer', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
 )
 @Check('reconciliation_divergences_status_check', `status IN ('open','acknowledged')`)
 @Check('reconciliation_divergences_owner_check', `charge_id IS NULL OR payout_id IS NULL`)
