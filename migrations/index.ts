@@ -27,6 +27,7 @@ import { PayoutLateDebits1764680250000 } from './1764680250000-PayoutLateDebits.
 import { ReconciliationNights1764680230000 } from './1764680230000-ReconciliationNights.js';
 import { RefundDivergences1764680240000 } from './1764680240000-RefundDivergences.js';
 import { DuplicateTransferKind1764680290000 } from './1764680290000-DuplicateTransferKind.js';
+import { RenameChargeAttemptsToAttempts1764680300000 } from './1764680300000-RenameChargeAttemptsToAttempts.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -62,4 +63,5 @@ export const MIGRATIONS = [
   FinanceLookupIndexes1764680270000,
   RefundCapIndex1764680280000,
   DuplicateTransferKind1764680290000,
+  RenameChargeAttemptsToAttempts1764680300000,
 ];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
+import { AttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { openReviewItem } from '@app/review/items';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { intentAtProvider, newReviewer, passGrace, unknownAttemptInReview, type Reviewer } from './support/review.js';
@@ -28,7 +28,7 @@ describe('review decisions', () => {
   const post = (path: string, who: Reviewer, body: Record<string, unknown> = {}) => stack.http.post(path).set(who.headers).send(body);
   const claim = (itemId: string, who: Reviewer) => post(`/review/items/${itemId}/claim`, who);
   const decide = (itemId: string, who: Reviewer, body: Record<string, unknown>) => post(`/review/items/${itemId}/decision`, who, body);
-  const attempt = (id: string) => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id });
+  const attempt = (id: string) => stack.db.getRepository(AttemptEntity).findOneByOrFail({ id });
   const item = (id: string) => stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id });
   const reviewLookups = async (attemptId: string) =>
     (await stack.db.getRepository(ProviderCallEntity).find({ where: { attemptId, kind: 'lookup' }, order: { id: 'ASC' } })).filter((c) =>
@@ -304,9 +304,9 @@ describe('review decisions', () => {
     const { itemId, attemptId, intentId, charge } = await unknownAttemptInReview(stack, 'hang_after_create');
     // Another attempt of the same charge already succeeded (planted: the open-attempt index allows a settled sibling).
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, resolved_at, resolved_by)
+      `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, resolved_at, resolved_by)
        SELECT gen_random_uuid(), charge_id, gen_random_uuid(), provider, 'succeeded', 'pi_earlier_success', payload, payload_hash, now(), 'webhook'
-         FROM charge_attempts WHERE id = $1`,
+         FROM attempts WHERE id = $1`,
       [attemptId],
     );
     expect((await claim(itemId, alice)).status).toBe(200);

@@ -1,6 +1,6 @@
 import type { ChargeReviewItem } from '@app/review/items';
 import type { EntityManager } from 'typeorm';
-import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import type { AttemptEntity, ChargeEntity } from '@app/database';
 import { capturingAttempt, deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';
 
 export interface AttemptView {
@@ -68,7 +68,7 @@ export interface ChargeView {
 
 export function toChargeView(
   charge: ChargeEntity,
-  attempts: ChargeAttemptEntity[],
+  attempts: AttemptEntity[],
   hasOpenReviewItem: boolean,
   reviewItems: ChargeReviewItem[] = [],
   refunds: ChargeRefundSummary[] = [],
@@ -105,7 +105,7 @@ export function toChargeView(
   };
 }
 
-function captureOf(attempts: ChargeAttemptEntity[]): CaptureView | null {
+function captureOf(attempts: AttemptEntity[]): CaptureView | null {
   const captured = capturingAttempt(attempts);
   if (!captured) return null;
   const late = captured.status !== 'succeeded';

@@ -23,10 +23,10 @@ const transfersOfTheDay = (params: { provider: string; from: string; to: string 
          p.id AS payout_id, p.amount_cents AS payout_amount, p.currency AS payout_currency,
          succ.id AS succeeded_attempt_id, succ.provider_charge_id AS succeeded_e2e
     FROM ${STAGING_TABLE} s
-    LEFT JOIN charge_attempts ae ON ae.provider_charge_id = s.provider_charge_id AND ae.provider = ${params.provider} AND ae.operation = 'payout'
-    LEFT JOIN charge_attempts ar ON ae.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = ${params.provider} AND ar.operation = 'payout'
+    LEFT JOIN attempts ae ON ae.provider_charge_id = s.provider_charge_id AND ae.provider = ${params.provider} AND ae.operation = 'payout'
+    LEFT JOIN attempts ar ON ae.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = ${params.provider} AND ar.operation = 'payout'
     LEFT JOIN payouts p ON p.id = COALESCE(ae.payout_id, ar.payout_id)
-    LEFT JOIN charge_attempts succ ON succ.payout_id = p.id AND succ.operation = 'payout' AND succ.status = 'succeeded'
+    LEFT JOIN attempts succ ON succ.payout_id = p.id AND succ.operation = 'payout' AND succ.status = 'succeeded'
    WHERE s.kind = 'payout' AND s.created_at >= ${params.from} AND s.created_at < ${params.to}`;
 
 /**
@@ -108,7 +108,7 @@ async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): P
                                    FROM ${STAGING_TABLE} o
                                   WHERE o.kind <> 'payout' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_charge_id)
                                   ORDER BY o.created_at DESC, o.line_id LIMIT 1)) AS detail
-       FROM charge_attempts a
+       FROM attempts a
        JOIN payouts p ON p.id = a.payout_id
       WHERE a.provider = $2 AND a.operation = 'payout' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
         AND ${absentFromStatement('payout', 'provider_charge_id')}`,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, isUniqueViolation } from '@app/database';
+import { AttemptEntity, isUniqueViolation } from '@app/database';
 import { writeReviewAudit } from './items/review-audit.writer.js';
 import type { AttemptItemRow, ReviewItemView } from './review-item.view.js';
 import { claimLost, countDecision, stateChanged } from './review-decision.outcome.js';
@@ -45,7 +45,7 @@ export class ReviewMoneyDecision {
   ) {}
 
   async verify(row: AttemptItemRow, action: MoneyAction, providerChargeId: string | null, actor: string): Promise<ProviderEvidence> {
-    const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: row.attempt_id });
+    const attempt = await this.db.getRepository(AttemptEntity).findOneByOrFail({ id: row.attempt_id });
     const subject = checkSubjectOf(row, attempt);
     try {
       if (action === 'failed') return await this.check.verifyFailed(subject, actor);

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { AttemptTransitionEntity, ChargeAttemptEntity, isUniqueViolation, preparedQuery } from '@app/database';
+import { AttemptTransitionEntity, AttemptEntity, isUniqueViolation, preparedQuery } from '@app/database';
 import type { AttemptStatus } from '../rules/attempt-status.js';
 import { isTerminal } from '../rules/attempt-status.js';
 import type { TransitionCause } from '../rules/attempt-state-machine.js';
@@ -17,7 +17,7 @@ export interface AttemptTransition {
   cause: TransitionCause;
   actor: string;
   /** Columns to write together with the status. */
-  set?: Partial<Pick<ChargeAttemptEntity, 'providerChargeId' | 'lastError'>>;
+  set?: Partial<Pick<AttemptEntity, 'providerChargeId' | 'lastError'>>;
   /** Only the process that holds the send claim numbered this may record its result. */
   expectHttpAttempts?: number;
   /** The sender recording its own response: the send ended now (the resolver's grace counts from here). */
@@ -47,7 +47,7 @@ export async function transitionAttempt(em: EntityManager, t: AttemptTransition)
   const { providerChargeId, ...otherColumns } = t.set ?? {};
   const query = em
     .createQueryBuilder()
-    .update(ChargeAttemptEntity)
+    .update(AttemptEntity)
     .set({
       ...otherColumns,
       // Evidence is never erased: a result that names no provider charge keeps the one a webhook stored.
@@ -104,7 +104,7 @@ export async function settleChargeSend(
     db,
     'hot_settle_charge_send',
     `WITH settled AS (
-       UPDATE charge_attempts
+       UPDATE attempts
           SET status = $3, provider_charge_id = COALESCE($4, provider_charge_id), last_error = $5,
               lease_expires_at = NULL, next_send_at = NULL, last_send_ended_at = clock_timestamp(),
               unknown_since = CASE WHEN $3 = 'unknown' THEN now() ELSE unknown_since END,
@@ -126,7 +126,7 @@ export async function settleChargeSend(
   // A success the charge cannot hold (another attempt captured meanwhile): nothing written; the full path takes the
   // fact to the applier, which keeps it for a person.
   const [row] = await settle.catch((error: unknown) => {
-    if (isUniqueViolation(error, 'uq_charge_attempts_one_capture_per_charge')) return [];
+    if (isUniqueViolation(error, 'uq_attempts_one_capture_per_charge')) return [];
     throw error;
   });
   return row ? { status: s.to, providerChargeId: row.provider_charge_id, lastError: s.lastError, resolvedAt: row.resolved_at } : null;

@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { PayoutEntity } from './payout.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
@@ -53,9 +53,9 @@ export class ReconciliationDivergenceEntity {
   @JoinColumn({ name: 'payout_id', foreignKeyConstraintName: 'reconciliation_divergences_payout_id_fkey' })
   payout?: Relation<PayoutEntity>;
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
+  @ManyToOne(() => AttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'reconciliation_divergences_attempt_id_fkey' })
-  attempt?: Relation<ChargeAttemptEntity>;
+  attempt?: Relation<AttemptEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
   @Column('jsonb') detail: object;
