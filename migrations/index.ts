@@ -28,6 +28,7 @@ import { ReconciliationNights1764680230000 } from './1764680230000-Reconciliatio
 import { RefundDivergences1764680240000 } from './1764680240000-RefundDivergences.js';
 import { DuplicateTransferKind1764680290000 } from './1764680290000-DuplicateTransferKind.js';
 import { RenameChargeAttemptsToAttempts1764680300000 } from './1764680300000-RenameChargeAttemptsToAttempts.js';
+import { AttemptProviderRef1764680310000 } from './1764680310000-AttemptProviderRef.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -64,4 +65,5 @@ export const MIGRATIONS = [
   RefundCapIndex1764680280000,
   DuplicateTransferKind1764680290000,
   RenameChargeAttemptsToAttempts1764680300000,
+  AttemptProviderRef1764680310000,
 ];

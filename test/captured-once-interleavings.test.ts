@@ -62,7 +62,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
         const id = opened.attempt.id;
         if (op.answer === 'captured') told.add(id);
         const to = op.answer === 'captured' ? 'succeeded' : op.answer === 'declined' ? 'failed' : 'unknown';
-        const set = op.answer === 'captured' ? { providerChargeId: success(id).providerChargeId } : {};
+        const set = op.answer === 'captured' ? { providerRef: success(id).providerChargeId } : {};
         // A success the database refuses (a second capture) is a provider fact like any other: it goes to the applier.
         const moved = await transitions.apply({ attemptId: id, from: 'pending', to, cause: 'submit', actor: 'submit', set }).catch((error: unknown) => {
           if (!isUniqueViolation(error)) throw error;
@@ -101,7 +101,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
         if (open?.status !== 'unknown') return;
         told.add(open.id);
         const moved = await transitions
-          .apply({ attemptId: open.id, from: 'unknown', to: 'succeeded', cause: 'reviewer', actor: 'person', set: { providerChargeId: success(open.id).providerChargeId } })
+          .apply({ attemptId: open.id, from: 'unknown', to: 'succeeded', cause: 'reviewer', actor: 'person', set: { providerRef: success(open.id).providerChargeId } })
           .catch((error: unknown) => {
             if (!isUniqueViolation(error)) throw error;
             return false;

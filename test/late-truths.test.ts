@@ -173,7 +173,7 @@ describe('late truths', () => {
     const { res, event } = await deliver('payment_intent.payment_failed', intent('pi_someone_else', attempt.id, { status: 'requires_payment_method' }));
     expect(res.status).toBe(200);
     const row = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attempt.id });
-    expect(row).toMatchObject({ status: 'unknown', providerChargeId: attempt.providerChargeId });
+    expect(row).toMatchObject({ status: 'unknown', providerRef: attempt.providerChargeId });
     const [stored] = await stack.db.getRepository(WebhookEventEntity).findBy({ eventId: event.id });
     expect(stored.detail).toMatchObject({ action: 'none', reason: 'other_charge_not_successful' });
   });

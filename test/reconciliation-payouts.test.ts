@@ -161,8 +161,8 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     expect(found.every((d) => d.chargeId === null)).toBe(true);
 
     // The statement settled the lost transfer through the one applier: succeeded, its reservation debited once.
-    const [attempt] = await stack.db.query(`SELECT status, provider_charge_id, resolved_by FROM attempts WHERE id = $1`, [planted.settledAttempt]);
-    expect(attempt).toEqual({ status: 'succeeded', provider_charge_id: planted.settledE2e, resolved_by: 'reconciliation' });
+    const [attempt] = await stack.db.query(`SELECT status, provider_ref, resolved_by FROM attempts WHERE id = $1`, [planted.settledAttempt]);
+    expect(attempt).toEqual({ status: 'succeeded', provider_ref: planted.settledE2e, resolved_by: 'reconciliation' });
     expect(await entriesOf(stack, planted.accountId, planted.settledAttempt)).toEqual(['reserve', 'debit']);
     const [item] = await stack.db.query(`SELECT state, decision, decided_by FROM review_items WHERE attempt_id = $1`, [planted.settledAttempt]);
     expect(item).toEqual({ state: 'closed', decision: 'succeeded', decided_by: 'reconciliation' });

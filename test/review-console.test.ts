@@ -77,7 +77,7 @@ describe('review console in a browser', () => {
     await page.screenshot({ path: join(SHOTS, 'queue-after.png') });
 
     const attempt = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: target.attemptId });
-    expect(attempt).toMatchObject({ status: 'succeeded', providerChargeId: target.intentId, resolvedBy: 'reviewer' });
+    expect(attempt).toMatchObject({ status: 'succeeded', providerRef: target.intentId, resolvedBy: 'reviewer' });
     expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: target.itemId })).toMatchObject({ state: 'closed', decidedBy: alice.name });
     expect(consoleErrors).toEqual([]);
   });

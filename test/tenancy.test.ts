@@ -261,7 +261,7 @@ describe('the edge: every webhook proves who sent it, and failed authentications
     const pix = { pix: [{ endToEndId: 'E1', valor: '49.90', status: 'NAO_REALIZADO', gnExtras: { idEnvio: attemptId.replace(/-/g, '') } }] };
     const asaas = { id: `evt_${randomUUID()}`, event: 'PAYMENT_RECEIVED', payment: { id: 'pay_1', externalReference: attemptId, value: 49.9, status: 'RECEIVED' } };
     for (const s of [stack, unconfigured]) {
-      const before = { events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_charge_id FROM attempts WHERE id = $1`, [attemptId]) };
+      const before = { events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_ref FROM attempts WHERE id = $1`, [attemptId]) };
       const answers = [
         await s.http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signStripePayload(succeeded, 'whsec_forged', Math.floor(Date.now() / 1000))).send(succeeded),
         await s.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send(succeeded),
@@ -272,7 +272,7 @@ describe('the edge: every webhook proves who sent it, and failed authentications
       ].map((r) => r.status);
       // Configured: the signature or token is refused (400); not configured: there is no such route (404).
       expect(answers).toEqual(s === stack ? [400, 400, 400, 400, 404, 404] : [404, 404, 404, 404, 404, 404]);
-      expect({ events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_charge_id FROM attempts WHERE id = $1`, [attemptId]) }).toEqual(before);
+      expect({ events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_ref FROM attempts WHERE id = $1`, [attemptId]) }).toEqual(before);
     }
   });
 

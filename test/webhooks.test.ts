@@ -184,7 +184,7 @@ describe('Stripe webhooks', () => {
     expect(reasons.map((r) => r.reason).sort()).toEqual(['duplicate_provider_charges', 'duplicate_provider_charges']);
     expect((await getCharge(stack, paid.id)).status).toBe('succeeded');
     const unknown = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
-    expect(unknown).toMatchObject({ status: 'unknown', providerChargeId: null });
+    expect(unknown).toMatchObject({ status: 'unknown', providerRef: null });
   });
 
   it('accepts an event larger than the default 100 kB body limit', async () => {

@@ -70,7 +70,7 @@ export async function measureDbWriteRate(databaseUrl: string, n: number, connect
       await client.query({
         name: 'bench_result',
         text: `WITH a AS (
-                 UPDATE ${SCHEMA}.attempts SET status = 'succeeded', provider_charge_id = $2, lease_expires_at = NULL,
+                 UPDATE ${SCHEMA}.attempts SET status = 'succeeded', provider_ref = $2, lease_expires_at = NULL,
                         last_send_ended_at = clock_timestamp(), resolved_at = now(), resolved_by = 'submit', updated_at = now()
                   WHERE id = $1 AND status = 'pending' AND http_attempts = 1 RETURNING id),
                t AS (INSERT INTO ${SCHEMA}.attempt_transitions (attempt_id, from_status, to_status, cause, actor, detail)

@@ -153,7 +153,7 @@ export class AttemptSender {
         to: outcome.status,
         cause: 'submit',
         actor,
-        set: { providerChargeId: outcome.providerChargeId, lastError },
+        set: { providerRef: outcome.providerChargeId, lastError },
         sendEnded: true,
         expectHttpAttempts: claimed,
         detail: { reason: outcome.reason, httpAttempt: claimed },

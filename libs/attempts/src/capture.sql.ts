@@ -7,4 +7,4 @@ export const isCapture = (a: string): string => `(${a}.status = 'succeeded' OR $
 
 /** SQL for the provider charge that holds the customer's money, for a capturing attempt `a`. */
 export const capturedProviderChargeId = (a: string): string =>
-  `CASE WHEN ${a}.status = 'succeeded' THEN ${a}.provider_charge_id ELSE ${a}.late_capture_provider_charge_id END`;
+  `CASE WHEN ${a}.status = 'succeeded' THEN ${a}.provider_ref ELSE ${a}.late_capture_provider_charge_id END`;

@@ -33,7 +33,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
   );
   if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return lockPayoutAndAttempt(em, attemptId);
   const [attempt] = await em.query<Array<{ operation: 'charge' | 'refund'; status: AttemptStatus; provider_charge_id: string | null; late_capture_provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
-    `SELECT a.operation, a.status, a.provider_charge_id, a.late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
+    `SELECT a.operation, a.status, a.provider_ref AS provider_charge_id, a.late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
        FROM attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
     [attemptId],
   );
@@ -77,7 +77,7 @@ async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promi
   );
   if (payouts.length === 0) return null;
   const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; late_execution_end_to_end_id: string | null; resolved_by: string | null; provider: string }>>(
-    `SELECT status, provider_charge_id, late_execution_end_to_end_id, resolved_by, provider FROM attempts WHERE id = $1 FOR UPDATE`,
+    `SELECT status, provider_ref AS provider_charge_id, late_execution_end_to_end_id, resolved_by, provider FROM attempts WHERE id = $1 FOR UPDATE`,
     [attemptId],
   );
   return {

@@ -32,7 +32,7 @@ interface ChargeForSubmitRow {
   id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null;
   provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null;
   in_review: boolean; db_now: Date;
-  a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: AttemptEntity['status']; a_provider_charge_id: string | null;
+  a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: AttemptEntity['status']; a_provider_ref: string | null;
   a_payload_hash: string; a_http_attempts: number; a_last_error: object | null; a_resolved_by: string | null; a_rechecked_at: Date | null;
   a_resolved_at: Date | null; a_created_at: Date; a_late_captured_at: Date | null; a_late_capture_provider_charge_id: string | null;
 }
@@ -51,7 +51,7 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
             EXISTS (SELECT 1 FROM review_items r JOIN attempts ra ON ra.id = r.attempt_id
                      WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review, now() AS db_now,
             a.id AS a_id, a.idempotency_key AS a_idempotency_key, a.provider AS a_provider, a.status AS a_status,
-            a.provider_charge_id AS a_provider_charge_id, a.payload_hash AS a_payload_hash, a.http_attempts AS a_http_attempts,
+            a.provider_ref AS a_provider_ref, a.payload_hash AS a_payload_hash, a.http_attempts AS a_http_attempts,
             a.last_error AS a_last_error, a.resolved_by AS a_resolved_by, a.rechecked_at AS a_rechecked_at,
             a.resolved_at AS a_resolved_at, a.created_at AS a_created_at,
             a.late_captured_at AS a_late_captured_at, a.late_capture_provider_charge_id AS a_late_capture_provider_charge_id
@@ -70,7 +70,7 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
   const attempts = rows.filter((a) => a.a_id !== null).map((a) =>
     Object.assign(new AttemptEntity(), {
       id: a.a_id, chargeId: r.id, operation: 'charge', idempotencyKey: a.a_idempotency_key, provider: a.a_provider, status: a.a_status,
-      providerChargeId: a.a_provider_charge_id, payloadHash: a.a_payload_hash, httpAttempts: a.a_http_attempts, lastError: a.a_last_error,
+      providerRef: a.a_provider_ref, payloadHash: a.a_payload_hash, httpAttempts: a.a_http_attempts, lastError: a.a_last_error,
       resolvedBy: a.a_resolved_by, recheckedAt: a.a_rechecked_at, resolvedAt: a.a_resolved_at, createdAt: a.a_created_at,
       lateCapturedAt: a.a_late_captured_at, lateCaptureProviderChargeId: a.a_late_capture_provider_charge_id,
     }),

@@ -91,7 +91,7 @@ export function toChargeView(
       idempotencyKey: a.idempotencyKey,
       provider: a.provider,
       status: a.status,
-      providerChargeId: a.providerChargeId,
+      providerChargeId: a.providerRef,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,
       createdAt: a.createdAt.toISOString(),
@@ -109,5 +109,5 @@ function captureOf(attempts: AttemptEntity[]): CaptureView | null {
   const captured = capturingAttempt(attempts);
   if (!captured) return null;
   const late = captured.status !== 'succeeded';
-  return { attemptId: captured.id, providerChargeId: late ? captured.lateCaptureProviderChargeId : captured.providerChargeId, late };
+  return { attemptId: captured.id, providerChargeId: late ? captured.lateCaptureProviderChargeId : captured.providerRef, late };
 }

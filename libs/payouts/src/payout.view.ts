@@ -49,7 +49,7 @@ export function toPayoutView(payout: PayoutEntity, attempts: AttemptEntity[], ha
       transferId: transferIdFor(a.id),
       provider: a.provider,
       status: a.status,
-      endToEndId: a.providerChargeId ?? a.lateExecutionEndToEndId,
+      endToEndId: a.providerRef ?? a.lateExecutionEndToEndId,
       lateExecutedAt: a.lateExecutedAt ? a.lateExecutedAt.toISOString() : null,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,

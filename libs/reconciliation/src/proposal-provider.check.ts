@@ -29,8 +29,8 @@ export class ProposalProviderCheck {
     const [held] = await this.db.query<Array<{ id: string }>>(
       `SELECT id FROM attempts
         WHERE operation = 'charge' AND provider = $1 AND status = 'failed'
-          AND (provider_charge_id = $2 OR late_capture_provider_charge_id = $2 OR charge_id = $3)
-        ORDER BY (provider_charge_id = $2 OR late_capture_provider_charge_id = $2) DESC LIMIT 1`,
+          AND (provider_ref = $2 OR late_capture_provider_charge_id = $2 OR charge_id = $3)
+        ORDER BY (provider_ref = $2 OR late_capture_provider_charge_id = $2) DESC LIMIT 1`,
       [provider, providerChargeId, proposal.chargeId],
     );
     if (!held) return false;

@@ -113,7 +113,7 @@ export class RefundProposalsService {
       `SELECT a.id, a.status, a.charge_id, a.late_capture_provider_charge_id IS NOT DISTINCT FROM $2 AS late FROM attempts a
         WHERE a.operation = 'charge' AND a.provider = $1
           AND ((${isCapture('a')} AND ${capturedProviderChargeId('a')} = $2)
-               OR ((a.provider_charge_id = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
+               OR ((a.provider_ref = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
                    AND a.status <> 'failed'
                    AND NOT EXISTS (SELECT 1 FROM attempts c
                                     WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND c.id <> a.id AND ${isCapture('c')})))

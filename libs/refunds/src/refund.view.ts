@@ -46,7 +46,7 @@ export function toRefundView(refund: RefundEntity, attempts: AttemptEntity[], ha
       idempotencyKey: a.idempotencyKey,
       provider: a.provider,
       status: a.status,
-      providerRefundId: a.providerChargeId,
+      providerRefundId: a.providerRef,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,
       createdAt: a.createdAt.toISOString(),

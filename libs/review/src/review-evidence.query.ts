@@ -80,7 +80,7 @@ export async function readReviewEvidence(em: EntityManager, owner: EvidenceOwner
 async function readAttemptsEvidence(em: EntityManager, ownerColumn: 'charge_id' | 'payout_id' | 'refund_id', ownerId: string): Promise<Pick<ReviewEvidence, 'attempts' | 'providerCalls' | 'transitions' | 'webhookEvents'>> {
   const [attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
-      `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_charge_id AS "providerChargeId", payload,
+      `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_ref AS "providerChargeId", payload,
               payload_hash AS "payloadHash", http_attempts AS "httpAttempts", resolution_tries AS "resolutionTries",
               last_error AS "lastError", created_at AS "createdAt", last_sent_at AS "lastSentAt",
               unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"

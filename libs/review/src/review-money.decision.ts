@@ -49,9 +49,9 @@ export class ReviewMoneyDecision {
     const subject = checkSubjectOf(row, attempt);
     try {
       if (action === 'failed') return await this.check.verifyFailed(subject, actor);
-      if (attempt.providerChargeId && attempt.providerChargeId !== providerChargeId) {
-        const why = `the provider already named ${attempt.providerChargeId} for this attempt, not ${providerChargeId}`;
-        throw new ReviewProviderEvidenceError('succeeded', why, { attemptProviderChargeId: attempt.providerChargeId });
+      if (attempt.providerRef && attempt.providerRef !== providerChargeId) {
+        const why = `the provider already named ${attempt.providerRef} for this attempt, not ${providerChargeId}`;
+        throw new ReviewProviderEvidenceError('succeeded', why, { attemptProviderChargeId: attempt.providerRef });
       }
       return await this.check.verifySucceeded(subject, providerChargeId!, actor);
     } catch (error) {
@@ -104,7 +104,7 @@ export class ReviewMoneyDecision {
         to: p.action,
         cause: 'reviewer',
         actor,
-        set: p.providerChargeId ? { providerChargeId: p.providerChargeId } : {},
+        set: p.providerChargeId ? { providerRef: p.providerChargeId } : {},
         detail: { reviewItemId: row.id, reason: p.reason, ...(p.from === 'awaiting_second' ? { decidedBy: row.decided_by, confirmedBy: actor } : {}) },
       },
       em,

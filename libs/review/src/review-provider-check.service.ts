@@ -24,7 +24,7 @@ export interface CheckSubject {
 }
 
 /** The attempt a decision is about, as the provider check needs it: the item's row and the attempt's own record. */
-export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<AttemptEntity, 'createdAt' | 'providerChargeId'>): CheckSubject {
+export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<AttemptEntity, 'createdAt' | 'providerRef'>): CheckSubject {
   return {
     reviewItemId: row.id,
     attemptId: row.attempt_id,
@@ -34,7 +34,7 @@ export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<AttemptEntity,
     amountCents: Number(row.amount_cents),
     currency: row.currency,
     attemptCreatedAt: attempt.createdAt,
-    attemptProviderChargeId: attempt.providerChargeId,
+    attemptProviderChargeId: attempt.providerRef,
   };
 }
 

@@ -156,7 +156,7 @@ export class WebhookIngestService {
     const byReference = isUuid(event.attemptId) ? event.attemptId : null;
     const rows = await em.query<Array<{ id: string }>>(
       `SELECT id FROM attempts
-        WHERE provider = $3 AND (id = $1 OR provider_charge_id = $2 OR late_capture_provider_charge_id = $2)
+        WHERE provider = $3 AND (id = $1 OR provider_ref = $2 OR late_capture_provider_charge_id = $2)
         ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
       [byReference, event.providerChargeId, provider],
     );

@@ -60,7 +60,7 @@ export async function markLateExecution(em: EntityManager, attemptId: string, en
 
 /** Progress teaches the provider's id, once: never over another (its unique index finds a duplicate). */
 export async function teachProviderChargeId(em: EntityManager, attemptId: string, providerChargeId: string): Promise<void> {
-  await em.query(`UPDATE attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, providerChargeId]);
+  await em.query(`UPDATE attempts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL`, [attemptId, providerChargeId]);
 }
 
 /** A clean re-check of a failed attempt: it vouches, for a while, that this attempt created nothing. */

@@ -29,7 +29,7 @@ export async function countResolutionTry(db: DataSource, attemptId: string, look
 export async function markAwaitingPayment(em: EntityManager, attemptId: string, until: Date, providerChargeId: string): Promise<boolean> {
   const [, affected] = await em.query<[unknown[], number]>(
     `UPDATE attempts SET awaiting_payment_until = $2, resolution_tries = 0, updated_at = now()
-      WHERE id = $1 AND status = 'unknown' AND provider_charge_id = $3`,
+      WHERE id = $1 AND status = 'unknown' AND provider_ref = $3`,
     [attemptId, until, providerChargeId],
   );
   return affected === 1;

@@ -13,7 +13,7 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
  */
 @Entity('attempts')
 @Unique('UQ_attempts_idempotency_key', ['idempotencyKey'])
-@Unique('UQ_attempts_provider_charge_id', ['providerChargeId'])
+@Unique('UQ_attempts_provider_ref', ['providerRef'])
 @Index('uq_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'charge'` })
 // One success-bearing attempt per charge: a success, or a failed attempt the provider captured late.
 @Index('uq_attempts_one_capture_per_charge', ['chargeId'], { unique: true, where: `"operation" = 'charge' AND ("status" = 'succeeded' OR "late_captured_at" IS NOT NULL)` })
@@ -38,7 +38,7 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
   'attempts_late_execution_check',
   `(late_executed_at IS NULL) = (late_execution_end_to_end_id IS NULL) AND (late_executed_at IS NULL OR (status = 'failed' AND operation = 'payout'))`,
 )
-@Check('attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_charge_id IS NOT NULL)`)
+@Check('attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_ref IS NOT NULL)`)
 @Check('attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
 export class AttemptEntity {
   @PrimaryColumn('uuid') id: string;
@@ -60,7 +60,7 @@ export class AttemptEntity {
   @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
   @Column('text') provider: string;
   @Column('text') status: AttemptStatusColumn;
-  @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
+  @Column('text', { name: 'provider_ref', nullable: true }) providerRef: string | null;
   /** The exact bytes sent, so a resend after a deploy cannot burn the key with a changed body. */
   @Column('text') payload: string;
   @Column('char', { name: 'payload_hash', length: 64 }) payloadHash: string;

@@ -60,7 +60,7 @@ async function gatherEvidence(em: EntityManager, attemptId: string): Promise<Rec
       idempotencyKey: attempt.idempotencyKey,
       provider: attempt.provider,
       status: attempt.status,
-      providerChargeId: attempt.providerChargeId,
+      providerChargeId: attempt.providerRef,
       httpAttempts: attempt.httpAttempts,
       resolutionTries: attempt.resolutionTries,
       createdAt: attempt.createdAt,
