@@ -26,6 +26,9 @@ import { RefundProposalFourEyes1764680220000 } from './1764680220000-RefundPropo
 import { PayoutLateDebits1764680250000 } from './1764680250000-PayoutLateDebits.js';
 import { ReconciliationNights1764680230000 } from './1764680230000-ReconciliationNights.js';
 import { RefundDivergences1764680240000 } from './1764680240000-RefundDivergences.js';
+import { DuplicateTransferKind1764680290000 } from './1764680290000-DuplicateTransferKind.js';
+import { RenameChargeAttemptsToAttempts1764680300000 } from './1764680300000-RenameChargeAttemptsToAttempts.js';
+import { AttemptProviderRef1764680310000 } from './1764680310000-AttemptProviderRef.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -60,4 +63,7 @@ export const MIGRATIONS = [
   AwaitingPayment1764680260000,
   FinanceLookupIndexes1764680270000,
   RefundCapIndex1764680280000,
+  DuplicateTransferKind1764680290000,
+  RenameChargeAttemptsToAttempts1764680300000,
+  AttemptProviderRef1764680310000,
 ];

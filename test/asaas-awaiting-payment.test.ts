@@ -44,7 +44,7 @@ describe('Asaas awaiting payment', () => {
   }
 
   const attemptRow = async (id: string) =>
-    (await stack.db.query(`SELECT status, resolution_tries, awaiting_payment_until, resolved_by FROM charge_attempts WHERE id = $1`, [id]))[0];
+    (await stack.db.query(`SELECT status, resolution_tries, awaiting_payment_until, resolved_by FROM attempts WHERE id = $1`, [id]))[0];
   const openItems = (id: string) => stack.db.query<unknown[]>(`SELECT reason FROM review_items WHERE attempt_id = $1 AND state <> 'closed'`, [id]);
 
   it('a boleto before its due date counts no tries, opens no review item, and is checked at due date + grace', async () => {

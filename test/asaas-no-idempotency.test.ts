@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptSender } from '@app/attempts';
 import { ChargeAttemptOpener } from '@app/charges';
-import { ChargeAttemptEntity, WebhookEventEntity } from '@app/database';
+import { AttemptEntity, WebhookEventEntity } from '@app/database';
 import { GatewayRegistry, PROVIDERS } from '@app/gateways';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
@@ -34,7 +34,7 @@ describe('Asaas has no idempotency key: the danger is real, and the service neve
     const lookup = await gateway.findByReference({ attemptId: opened.attempt.id, chargeId: charge.id, customerId: charge.customerId, createdAt: opened.attempt.createdAt, providerChargeId: null });
     expect(lookup).toMatchObject({ kind: 'found', consistent: false });
     expect(lookup.kind === 'found' && lookup.charges).toHaveLength(2);
-    await stack.db.query(`UPDATE charge_attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [opened.attempt.id]);
+    await stack.db.query(`UPDATE attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [opened.attempt.id]);
     await stack.app.get(OpenAttemptSweeper).sweep();
     const view = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'in_review', 10_000, 'the duplicate to reach review');
     expect(view.attempts[0].status).toBe('unknown');
@@ -61,7 +61,7 @@ describe('Asaas has no idempotency key: the danger is real, and the service neve
     const opened = await stack.app.get(ChargeAttemptOpener).openOrReuse(charge.id, 'test');
     if (opened.kind !== 'open') throw new Error('expected an open attempt');
     await stack.db.query(
-      `UPDATE charge_attempts SET lease_expires_at = NULL, next_send_at = now(), last_error = '{"reason":"server_error","httpStatus":500}' WHERE id = $1`,
+      `UPDATE attempts SET lease_expires_at = NULL, next_send_at = now(), last_error = '{"reason":"server_error","httpStatus":500}' WHERE id = $1`,
       [opened.attempt.id],
     );
     await stack.app.get(AttemptSender).send(opened.attempt.id, 'test');
@@ -126,7 +126,7 @@ describe('Asaas webhooks: the static access token, deduplication, and the same r
     const [payment] = stack.sim.asaasPayments({ externalReference: attempts[0].id });
     await stack.sim.webhooksIdle();
     // As if resolution had failed it as not found (a list that lagged past the window).
-    await stack.db.query(`UPDATE charge_attempts SET status = 'failed', resolved_at = now(), resolved_by = 'resolver' WHERE id = $1`, [attempts[0].id]);
+    await stack.db.query(`UPDATE attempts SET status = 'failed', resolved_at = now(), resolved_by = 'resolver' WHERE id = $1`, [attempts[0].id]);
     stack.sim.setAsaasPaymentStatus(payment.id, 'RECEIVED');
     await stack.sim.webhooksIdle();
     const view = await getCharge(stack, charge.id);
@@ -195,7 +195,7 @@ describe('UnknownAttemptResolver and Asaas lookups', () => {
     const { attempts } = await submit(stack, charge.id);
     const decision = await stack.app.get(UnknownAttemptResolver).resolve(attempts[0].id);
     expect(decision).toMatchObject({ action: 'wait', reason: 'not_found_inside_window' });
-    const row = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attempts[0].id });
+    const row = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attempts[0].id });
     expect(row.status).toBe('unknown');
   });
 });

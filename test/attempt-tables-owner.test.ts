@@ -6,8 +6,8 @@ const root = process.cwd();
 
 /** The tables only the attempts' store writes: every attempt, its audit trail and its evidence go through it. */
 const STORE = 'libs/attempts/src/store/';
-const OWNED = '(charge_attempts|attempt_transitions|provider_calls)';
-const OWNED_ENTITY = '(ChargeAttemptEntity|AttemptTransitionEntity|ProviderCallEntity)';
+const OWNED = '(attempts|attempt_transitions|provider_calls)';
+const OWNED_ENTITY = '(AttemptEntity|AttemptTransitionEntity|ProviderCallEntity)';
 const WRITES = [
   new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${OWNED}\\b`, 'i'),
   new RegExp(`\\.(insert|update|delete|save|upsert|softDelete)\\(\\s*${OWNED_ENTITY}\\b`),
@@ -48,13 +48,13 @@ describe('the attempt tables', () => {
 
   it('would catch a writer elsewhere: the patterns match the forms the codebase uses', () => {
     const samples = [
-      'UPDATE charge_attempts SET status = $2 WHERE id = $1',
+      'UPDATE attempts SET status = $2 WHERE id = $1',
       "INSERT INTO\n  attempt_transitions (attempt_id) VALUES ($1)",
       'DELETE FROM provider_calls WHERE id = $1',
-      'await em.insert(ChargeAttemptEntity, attempt)',
+      'await em.insert(AttemptEntity, attempt)',
       'await em.getRepository(ProviderCallEntity).insert({ attemptId })',
     ];
     for (const sample of samples) expect(WRITES.some((write) => write.test(sample.replace(/\s+/g, ' '))), sample).toBe(true);
-    expect(WRITES.some((write) => write.test('SELECT status FROM charge_attempts WHERE id = $1'))).toBe(false);
+    expect(WRITES.some((write) => write.test('SELECT status FROM attempts WHERE id = $1'))).toBe(false);
   });
 });

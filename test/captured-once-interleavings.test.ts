@@ -39,7 +39,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
 
   interface Row { id: string; status: string; late_captured_at: Date | null }
   const attemptsOf = (chargeId: string) =>
-    stack.db.query<Row[]>(`SELECT id, status, late_captured_at FROM charge_attempts WHERE charge_id = $1 AND operation = 'charge' ORDER BY created_at, id`, [chargeId]);
+    stack.db.query<Row[]>(`SELECT id, status, late_captured_at FROM attempts WHERE charge_id = $1 AND operation = 'charge' ORDER BY created_at, id`, [chargeId]);
   const captured = (rows: Row[]) => rows.filter((r) => r.status === 'succeeded' || r.late_captured_at !== null);
 
   async function run(chargeId: string, op: Op, told: Set<string>): Promise<void> {
@@ -62,7 +62,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
         const id = opened.attempt.id;
         if (op.answer === 'captured') told.add(id);
         const to = op.answer === 'captured' ? 'succeeded' : op.answer === 'declined' ? 'failed' : 'unknown';
-        const set = op.answer === 'captured' ? { providerChargeId: success(id).providerChargeId } : {};
+        const set = op.answer === 'captured' ? { providerRef: success(id).providerChargeId } : {};
         // A success the database refuses (a second capture) is a provider fact like any other: it goes to the applier.
         const moved = await transitions.apply({ attemptId: id, from: 'pending', to, cause: 'submit', actor: 'submit', set }).catch((error: unknown) => {
           if (!isUniqueViolation(error)) throw error;
@@ -93,7 +93,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
         if (op.act === 'close_items') {
           await stack.db.query(
             `UPDATE review_items SET state = 'closed', decision = 'acknowledge', follow_up = 'recorded_externally', decided_by = 'person', decided_at = now(), closed_at = now()
-              WHERE state <> 'closed' AND attempt_id IN (SELECT id FROM charge_attempts WHERE charge_id = $1)`,
+              WHERE state <> 'closed' AND attempt_id IN (SELECT id FROM attempts WHERE charge_id = $1)`,
             [chargeId],
           );
           return;
@@ -101,7 +101,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
         if (open?.status !== 'unknown') return;
         told.add(open.id);
         const moved = await transitions
-          .apply({ attemptId: open.id, from: 'unknown', to: 'succeeded', cause: 'reviewer', actor: 'person', set: { providerChargeId: success(open.id).providerChargeId } })
+          .apply({ attemptId: open.id, from: 'unknown', to: 'succeeded', cause: 'reviewer', actor: 'person', set: { providerRef: success(open.id).providerChargeId } })
           .catch((error: unknown) => {
             if (!isUniqueViolation(error)) throw error;
             return false;
@@ -139,7 +139,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
     const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;
     const insert = (id: string, status: string, extra: string) =>
       stack.db.query(
-        `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_by, next_send_at)
+        `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_by, next_send_at)
          VALUES ($1, $2, $3, 'stripe', $4, '', repeat('0', 64), 1, $5, ${extra})`,
         [id, chargeId, randomUUID(), status, status === 'failed' ? 'resolver' : null],
       );
@@ -151,7 +151,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
     const capture = { outcome: 'succeeded' as const, providerChargeId: `pi_${a1.replace(/-/g, '')}`, amountCents: 4990, currency: 'usd' };
     await stack.db.transaction((em) => facts.apply(em, a1, capture, { cause: 'webhook', actor: 'webhook:stripe', evidence: {} }));
     const rows = await stack.db.query<Array<{ id: string; status: string; late_capture_provider_charge_id: string | null }>>(
-      `SELECT id, status, late_capture_provider_charge_id FROM charge_attempts WHERE charge_id = $1 ORDER BY created_at, id`,
+      `SELECT id, status, late_capture_provider_charge_id FROM attempts WHERE charge_id = $1 ORDER BY created_at, id`,
       [chargeId],
     );
     expect(Object.fromEntries(rows.map((r) => [r.id, [r.status, r.late_capture_provider_charge_id]]))).toEqual({ [a1]: ['failed', capture.providerChargeId], [a2]: ['unknown', null] });
@@ -169,7 +169,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
     const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;
     const a1 = randomUUID();
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_by)
+      `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_by)
        VALUES ($1, $2, $3, 'stripe', 'failed', '', repeat('0', 64), 1, 'resolver')`,
       [a1, chargeId, randomUUID()],
     );
@@ -178,7 +178,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
       facts.apply(em, a1, { outcome: 'succeeded', providerChargeId: `pi_${randomUUID().slice(0, 8)}`, amountCents: 5990, currency: 'usd' }, { cause: 'webhook', actor: 'webhook:stripe', evidence: {} }),
     );
     expect(decision).toEqual({ action: 'review', reason: 'amount_mismatch' });
-    expect((await stack.db.query(`SELECT late_captured_at FROM charge_attempts WHERE id = $1`, [a1]))[0].late_captured_at).toBeNull();
+    expect((await stack.db.query(`SELECT late_captured_at FROM attempts WHERE id = $1`, [a1]))[0].late_captured_at).toBeNull();
   });
 
   describe('the database refuses a second capture when the code is bypassed', () => {
@@ -186,14 +186,14 @@ describe('no interleaving yields two captured attempts for one charge', () => {
       const chargeId = (await createCharge(stack, { amountCents: 4990 })).id;
       const insert = (id: string) =>
         stack.db.query(
-          `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+          `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_at, resolved_by)
            VALUES ($1, $2, $3, 'stripe', 'failed', '', repeat('0', 64), 1, now(), 'resolver')`,
           [id, chargeId, randomUUID()],
         );
       const [a1, a2] = [randomUUID(), randomUUID()];
       await insert(a1);
       await insert(a2);
-      await stack.db.query(`UPDATE charge_attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a1, `pi_${a1}`]);
+      await stack.db.query(`UPDATE attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a1, `pi_${a1}`]);
       return { chargeId, a1, a2 };
     }
 
@@ -201,7 +201,7 @@ describe('no interleaving yields two captured attempts for one charge', () => {
       const { chargeId, a1 } = await lateCapturedCharge();
       await expect(
         stack.db.query(
-          `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash) VALUES ($1, $2, $3, 'stripe', 'pending', '', repeat('0', 64))`,
+          `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash) VALUES ($1, $2, $3, 'stripe', 'pending', '', repeat('0', 64))`,
           [randomUUID(), chargeId, randomUUID()],
         ),
       ).rejects.toMatchObject({ driverError: { code: 'CO409', detail: a1 } });
@@ -209,15 +209,15 @@ describe('no interleaving yields two captured attempts for one charge', () => {
 
     it('refuses a second success-bearing attempt: another failed attempt turned succeeded, or given a late capture', async () => {
       const { a2 } = await lateCapturedCharge();
-      const index = { driverError: { code: '23505', constraint: 'uq_charge_attempts_one_capture_per_charge' } };
-      await expect(stack.db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [a2])).rejects.toMatchObject(index);
-      await expect(stack.db.query(`UPDATE charge_attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a2, `pi_${a2}`])).rejects.toMatchObject(index);
+      const index = { driverError: { code: '23505', constraint: 'uq_attempts_one_capture_per_charge' } };
+      await expect(stack.db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a2])).rejects.toMatchObject(index);
+      await expect(stack.db.query(`UPDATE attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a2, `pi_${a2}`])).rejects.toMatchObject(index);
     });
 
     it('refuses a late capture on anything but a failed charge attempt', async () => {
       const { a1 } = await lateCapturedCharge();
-      await expect(stack.db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [a1])).rejects.toMatchObject({
-        driverError: { code: '23514', constraint: 'charge_attempts_late_capture_check' },
+      await expect(stack.db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a1])).rejects.toMatchObject({
+        driverError: { code: '23514', constraint: 'attempts_late_capture_check' },
       });
     });
   });

@@ -105,7 +105,7 @@ describe('a captured charge never opens another attempt', () => {
   it('the same when A1 is the last attempt and already carries rechecked_at from a clean re-check', async () => {
     const { charge, customerId, a1 } = await failedWhileTheProviderHoldsIt({ declineSecondClick: false });
     // A re-check that went clean before the late create landed (its submit then stopped before opening A2).
-    await stack.db.query(`UPDATE charge_attempts SET rechecked_at = now() WHERE id = $1`, [a1]);
+    await stack.db.query(`UPDATE attempts SET rechecked_at = now() WHERE id = $1`, [a1]);
     const { itemId, intentId } = await lateCaptureLands(customerId, a1);
     await acknowledge(itemId, 'recorded_externally');
     await expectPaidOnceBy(charge.id, customerId, a1, intentId, 1);
@@ -151,9 +151,9 @@ describe('a captured charge never opens another attempt', () => {
     await waitFor(async () => captures(customerId), (c) => c.length === 1, 10_000, 'the late create');
     const intentId = captures(customerId)[0].id;
     // A2's submit re-checked A1 cleanly before the create landed; that check is older than RECHECK_VALID_MS now.
-    const [{ rechecked }] = await stack.db.query(`SELECT rechecked_at IS NOT NULL AS rechecked FROM charge_attempts WHERE id = $1`, [a1]);
+    const [{ rechecked }] = await stack.db.query(`SELECT rechecked_at IS NOT NULL AS rechecked FROM attempts WHERE id = $1`, [a1]);
     expect(rechecked).toBe(true);
-    await stack.db.query(`UPDATE charge_attempts SET rechecked_at = rechecked_at - interval '2 minutes' WHERE id = $1`, [a1]);
+    await stack.db.query(`UPDATE attempts SET rechecked_at = rechecked_at - interval '2 minutes' WHERE id = $1`, [a1]);
     expect((await getCharge(stack, charge.id)).status).toBe('failed');
     await expectPaidOnceBy(charge.id, customerId, a1, intentId, 2);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit, submitRefusedAsCaptured, transitionsOf } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -26,10 +26,10 @@ describe('a sender stalled past its lease, and the grace measured by the databas
     const charge = await createCharge(stack);
     const inFlight = stack.http.post(`/charges/${charge.id}/submit`).set(stack.auth('merchant')).then((r) => r);
     await waitFor(async () => stack.sim.stats().requests.creates, (n) => n === 1, 5000, 'the create to reach the provider');
-    const [attempt] = await stack.db.getRepository(ChargeAttemptEntity).findBy({ chargeId: charge.id });
+    const [attempt] = await stack.db.getRepository(AttemptEntity).findBy({ chargeId: charge.id });
 
     // The sender stalls past its lease (a GC pause, a frozen VM): its lease is made to have run out a minute ago.
-    await stack.db.query(`UPDATE charge_attempts SET lease_expires_at = now() - interval '61 seconds' WHERE id = $1`, [attempt.id]);
+    await stack.db.query(`UPDATE attempts SET lease_expires_at = now() - interval '61 seconds' WHERE id = $1`, [attempt.id]);
     expect((await sweeper.sweep()).leasesExpired).toBeGreaterThanOrEqual(1);
     // The provider has not executed the create yet, and the grace counts from the lease's end: not found, failed.
     expect(await resolver.resolve(attempt.id)).toEqual({ action: 'fail_not_found' });
@@ -60,9 +60,9 @@ describe('a sender stalled past its lease, and the grace measured by the databas
     const [attempt] = (await submit(stack, charge.id)).attempts;
     expect(attempt.status).toBe('unknown');
     // Created and first sent an hour ago, but its last send ended just now: inside the 60 s grace.
-    await stack.db.query(`UPDATE charge_attempts SET created_at = now() - interval '1 hour', last_sent_at = now() - interval '1 hour' WHERE id = $1`, [attempt.id]);
+    await stack.db.query(`UPDATE attempts SET created_at = now() - interval '1 hour', last_sent_at = now() - interval '1 hour' WHERE id = $1`, [attempt.id]);
     expect(await resolver.resolve(attempt.id)).toEqual({ action: 'wait', reason: 'not_found_inside_window' });
-    await stack.db.query(`UPDATE charge_attempts SET last_send_ended_at = now() - interval '61 seconds' WHERE id = $1`, [attempt.id]);
+    await stack.db.query(`UPDATE attempts SET last_send_ended_at = now() - interval '61 seconds' WHERE id = $1`, [attempt.id]);
     expect(await resolver.resolve(attempt.id)).toEqual({ action: 'fail_not_found' });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
-import { ChargeAttemptEntity, ProviderCallEntity, WebhookEventEntity } from '@app/database';
+import { AttemptEntity, ProviderCallEntity, WebhookEventEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { createCharge, getCharge, submit, submitRefusedAsCaptured } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -172,8 +172,8 @@ describe('late truths', () => {
     expect(attempt.providerChargeId).toMatch(/^pi_/);
     const { res, event } = await deliver('payment_intent.payment_failed', intent('pi_someone_else', attempt.id, { status: 'requires_payment_method' }));
     expect(res.status).toBe(200);
-    const row = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attempt.id });
-    expect(row).toMatchObject({ status: 'unknown', providerChargeId: attempt.providerChargeId });
+    const row = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attempt.id });
+    expect(row).toMatchObject({ status: 'unknown', providerRef: attempt.providerChargeId });
     const [stored] = await stack.db.getRepository(WebhookEventEntity).findBy({ eventId: event.id });
     expect(stored.detail).toMatchObject({ action: 'none', reason: 'other_charge_not_successful' });
   });

@@ -136,7 +136,7 @@ describe('npm start with a PostgreSQL that refuses the passwordless user, and no
     // The charge is in the embedded cluster, not in any other database.
     const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/charge_once` });
     await client.connect();
-    const { rows } = await client.query<{ status: string }>(`SELECT a.status FROM charge_attempts a WHERE a.charge_id = $1`, [id]);
+    const { rows } = await client.query<{ status: string }>(`SELECT a.status FROM attempts a WHERE a.charge_id = $1`, [id]);
     await client.end();
     expect(rows).toEqual([{ status: 'succeeded' }]);
 

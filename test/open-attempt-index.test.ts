@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity, ChargeEntity, dataSourceOptions, isUniqueViolation } from '@app/database';
+import { AttemptEntity, ChargeEntity, dataSourceOptions, isUniqueViolation } from '@app/database';
 
 describe('the partial unique index on open attempts', () => {
   let db: DataSource;
@@ -20,21 +20,21 @@ describe('the partial unique index on open attempts', () => {
     return id;
   }
 
-  function openAttempt(chargeId: string, status: 'pending' | 'unknown' | 'failed' = 'pending'): ChargeAttemptEntity {
-    return Object.assign(new ChargeAttemptEntity(), {
+  function openAttempt(chargeId: string, status: 'pending' | 'unknown' | 'failed' = 'pending'): AttemptEntity {
+    return Object.assign(new AttemptEntity(), {
       id: randomUUID(), chargeId, idempotencyKey: randomUUID(), provider: 'stripe', status, payload: 'amount=100', payloadHash: 'a'.repeat(64), httpAttempts: 0,
     });
   }
 
-  const insert = (attempt: ChargeAttemptEntity) => db.transaction((em) => em.insert(ChargeAttemptEntity, attempt));
+  const insert = (attempt: AttemptEntity) => db.transaction((em) => em.insert(AttemptEntity, attempt));
 
   it('lets exactly one of two concurrent open attempts for one charge in', async () => {
     const chargeId = await newCharge();
     const results = await Promise.allSettled([insert(openAttempt(chargeId, 'pending')), insert(openAttempt(chargeId, 'unknown'))]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(isUniqueViolation(rejected.reason, 'uq_charge_attempts_open_per_charge')).toBe(true);
-    expect(await db.getRepository(ChargeAttemptEntity).countBy({ chargeId })).toBe(1);
+    expect(isUniqueViolation(rejected.reason, 'uq_attempts_open_per_charge')).toBe(true);
+    expect(await db.getRepository(AttemptEntity).countBy({ chargeId })).toBe(1);
   });
 
   it('allows any number of closed attempts beside the one open attempt', async () => {
@@ -42,17 +42,17 @@ describe('the partial unique index on open attempts', () => {
     await insert(openAttempt(chargeId, 'failed'));
     await insert(openAttempt(chargeId, 'failed'));
     await insert(openAttempt(chargeId, 'pending'));
-    expect(await db.getRepository(ChargeAttemptEntity).countBy({ chargeId })).toBe(3);
+    expect(await db.getRepository(AttemptEntity).countBy({ chargeId })).toBe(3);
   });
 
   it('refuses a second succeeded attempt for one charge', async () => {
     const chargeId = await newCharge();
     const first = openAttempt(chargeId, 'failed');
     const second = openAttempt(chargeId, 'failed');
-    await db.getRepository(ChargeAttemptEntity).insert([first, second]);
-    await db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [first.id]);
-    await expect(db.query(`UPDATE charge_attempts SET status = 'succeeded' WHERE id = $1`, [second.id])).rejects.toMatchObject({
-      driverError: { code: '23505', constraint: 'uq_charge_attempts_one_capture_per_charge' },
+    await db.getRepository(AttemptEntity).insert([first, second]);
+    await db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [first.id]);
+    await expect(db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [second.id])).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: 'uq_attempts_one_capture_per_charge' },
     });
   });
 });

@@ -41,18 +41,18 @@ describe('a resent idEnvio refused by the provider', () => {
     expect(res.body.attempts[0].status).toBe('pending');
 
     // The first request reached Efí after all and executed, with the exact bytes the attempt holds.
-    const [{ payload }] = await stack.db.query<Array<{ payload: string }>>(`SELECT payload FROM charge_attempts WHERE id = $1`, [attemptId]);
+    const [{ payload }] = await stack.db.query<Array<{ payload: string }>>(`SELECT payload FROM attempts WHERE id = $1`, [attemptId]);
     const sender = new EfiPixGateway({ apiBase: efi.apiUrl, clientId: 'efi_simulator_client', clientSecret: 'efi_simulator_secret', payerPixKey: 'payouts@charge-once.example', connectTimeoutMs: 1_000, readTimeoutMs: 1_000 });
     expect(await sender.sendPix(idEnvio, payload)).toMatchObject({ kind: 'response', httpStatus: 201 });
     const before = efi.stats();
 
-    await stack.db.query(`UPDATE charge_attempts SET next_send_at = now() WHERE id = $1`, [attemptId]);
+    await stack.db.query(`UPDATE attempts SET next_send_at = now() WHERE id = $1`, [attemptId]);
     await stack.app.get(AttemptSender).send(attemptId, 'test');
     // The resend reached the simulator, which refused the reused idEnvio as configured, and debited nothing more.
     expect(efi.stats().requests.sends - before.requests.sends).toBe(1);
     expect(efi.stats().transfersCreated).toBe(before.transfersCreated);
     const [row] = await stack.db.query<Array<{ status: string; last_error: { httpStatus: number; code: string; reason: string } }>>(
-      `SELECT status, last_error FROM charge_attempts WHERE id = $1`,
+      `SELECT status, last_error FROM attempts WHERE id = $1`,
       [attemptId],
     );
     expect(row.status).toBe('unknown');

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { balanceOf, entriesOf, fundedAccount, payoutBody } from './support/payouts.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -43,7 +43,7 @@ describe('kill -9 of a worker in the middle of a Pix send', () => {
     worker = spawnWorker(stack, queuePrefix, { EFI_API_BASE: efi.apiUrl, EFI_CLIENT_ID: 'efi_simulator_client', EFI_CLIENT_SECRET: 'efi_simulator_secret', EFI_PIX_KEY: 'payouts@charge-once.example' });
     await waitFor(async () => efi.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its Pix send');
     expect(efi.stats().faultsInjected).toMatchObject({ '429': 1, hang_after_create: 1 });
-    const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    const claimed = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
     expect(claimed).toMatchObject({ status: 'pending', httpAttempts: 2 });
 
     await killNine(worker);

@@ -144,7 +144,7 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     const view = await settled(res.body.id);
     expect(view.status).toBe('failed');
     const [row] = await stack.db.query<Array<{ resolved_by: string; waited_ms: number }>>(
-      `SELECT resolved_by, (EXTRACT(EPOCH FROM resolved_at - last_send_ended_at) * 1000)::float8 AS waited_ms FROM charge_attempts WHERE id = $1`,
+      `SELECT resolved_by, (EXTRACT(EPOCH FROM resolved_at - last_send_ended_at) * 1000)::float8 AS waited_ms FROM attempts WHERE id = $1`,
       [attemptId],
     );
     expect(row.resolved_by).toBe('resolver');
@@ -270,7 +270,7 @@ describe('Pix payouts: reserve on open, debit on success, release on failure', (
     expect(late.body.disposition).toBe('flagged');
     // The failure is never rewritten: the execution is recorded beside it.
     const [attempt] = await stack.db.query<Array<{ status: string; late_executed_at: Date | null; late_execution_end_to_end_id: string | null }>>(
-      `SELECT status, late_executed_at, late_execution_end_to_end_id FROM charge_attempts WHERE id = $1`,
+      `SELECT status, late_executed_at, late_execution_end_to_end_id FROM attempts WHERE id = $1`,
       [attemptId],
     );
     expect(attempt).toMatchObject({ status: 'failed', late_execution_end_to_end_id: e2e });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChargeAttemptOpener, type ChargeView } from '@app/charges';
-import { ChargeAttemptEntity, ProviderCallEntity } from '@app/database';
+import { AttemptEntity, ProviderCallEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { OpenAttemptSweeper } from '@app/resolution';
 import type { CreateFault } from '@app/simulator';
@@ -86,7 +86,7 @@ describe.each(PROVIDER_PROFILES)('classification of one provider call, end to en
     expect(attempt).toMatchObject({ status: 'pending', httpAttempts: 1 });
     expect(view.status).toBe('processing');
     expect(profile.createsFor(stack.sim, attempt)).toBe(0);
-    const row = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attempt.id });
+    const row = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attempt.id });
     expect(row.nextSendAt).not.toBeNull();
     expect(row.leaseExpiresAt).toBeNull();
   });
@@ -182,7 +182,7 @@ describe.each(PROVIDER_PROFILES)('resolution scenarios with a worker running ($p
     expect((await submit(stack, charge.id)).attempts[0].status).toBe('pending');
     expect(profile.requestsFor(stack.sim, attempt)).toBe(1);
 
-    await stack.db.query(`UPDATE charge_attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [attempt.id]);
+    await stack.db.query(`UPDATE attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [attempt.id]);
     expect((await stack.app.get(OpenAttemptSweeper).sweep()).leasesExpired).toBeGreaterThanOrEqual(1);
     const done = await settle(charge.id, 'succeeded', 'resolution after the crash');
     expect(await transitionsOf(stack, attempt.id)).toEqual(['new→pending:submit', 'pending→unknown:sweeper', 'unknown→succeeded:resolver']);

@@ -60,7 +60,7 @@ describe('nightly reconciliation of Asaas refunds', () => {
     const missingPayment = missing.attempts[0].providerChargeId!;
     await stack.db.query(`INSERT INTO refunds (id, charge_id, merchant_id, amount_cents, currency, created_by) VALUES ($1, $2, $3, 300, 'brl', 'test')`, [refundId, missing.id, stack.merchantId]);
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, charge_id, operation, refund_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+      `INSERT INTO attempts (id, charge_id, operation, refund_id, idempotency_key, provider, status, provider_ref, payload, payload_hash, http_attempts, resolved_at, resolved_by)
        VALUES ($1, $2, 'refund', $3, $4, 'asaas', 'succeeded', $5, '', repeat('0', 64), 1, now(), 'submit')`,
       [missingAttempt, missing.id, refundId, randomUUID(), `${missingPayment}:refund:${missingAttempt}`],
     );

@@ -45,7 +45,7 @@ describe('nightly reconciliation of Asaas payments', () => {
     const missingCharge = await createCharge(stack, ASAAS_PROFILE.chargeBody());
     const missingAttempt = randomUUID();
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+      `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, provider_ref, payload, payload_hash, http_attempts, resolved_at, resolved_by)
        VALUES ($1, $2, $3, 'asaas', 'succeeded', $4, '', repeat('0', 64), 1, now(), 'submit')`,
       [missingAttempt, missingCharge.id, randomUUID(), `pay_never${randomUUID().slice(0, 6)}`],
     );
@@ -85,8 +85,8 @@ describe('nightly reconciliation of Asaas payments', () => {
       missing_at_provider: [planted.missingAttempt],
       amount_mismatch: [planted.amountMismatch],
     });
-    const [attempt] = await stack.db.query(`SELECT status, provider_charge_id, resolved_by FROM charge_attempts WHERE id = $1`, [planted.settledAttempt]);
-    expect(attempt).toEqual({ status: 'succeeded', provider_charge_id: planted.settledPayment, resolved_by: 'reconciliation' });
+    const [attempt] = await stack.db.query(`SELECT status, provider_ref, resolved_by FROM attempts WHERE id = $1`, [planted.settledAttempt]);
+    expect(attempt).toEqual({ status: 'succeeded', provider_ref: planted.settledPayment, resolved_by: 'reconciliation' });
     expect(await transitionsOf(stack, planted.settledAttempt)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→succeeded:reconciliation']);
     const proposals = await stack.http.get('/reconciliation/refund-proposals').set(stack.auth('admin'));
     expect(proposals.body.map((p: { provider: string; providerChargeId: string; reason: string; currency: string }) => [p.provider, p.reason, p.providerChargeId, p.currency]).sort()).toEqual(
@@ -99,7 +99,7 @@ describe('nightly reconciliation of Asaas payments', () => {
       Promise.all([
         stack.db.query(`SELECT * FROM reconciliation_divergences ORDER BY id`),
         stack.db.query(`SELECT * FROM refund_proposals ORDER BY id`),
-        stack.db.query(`SELECT id, status, provider_charge_id, updated_at FROM charge_attempts ORDER BY id`),
+        stack.db.query(`SELECT id, status, provider_ref, updated_at FROM attempts ORDER BY id`),
       ]);
     const before = await snapshot();
     const again = await run({ source: 'api' });

@@ -126,7 +126,7 @@ describe('no day goes unreconciled', () => {
     // The day holds a charge of ours at Stripe: "nothing to reconcile" is refused, whoever says it.
     const ours = await createCharge(stack);
     const attemptId = (await submit(stack, ours.id)).attempts[0].id;
-    await stack.db.query(`UPDATE charge_attempts SET created_at = $2::date + interval '12 hours' WHERE id = $1`, [attemptId, old]);
+    await stack.db.query(`UPDATE attempts SET created_at = $2::date + interval '12 hours' WHERE id = $1`, [attemptId, old]);
     const nothing = await stack.http.post(`/review/items/${gap.id}/decision`).set(stack.auth('reviewer')).send({ action: 'acknowledge', followUp: 'no_action', reason: 'nothing happened that day' });
     expect(nothing.status).toBe(409);
     expect(nothing.body.message).toContain('1 attempts of ours at stripe');

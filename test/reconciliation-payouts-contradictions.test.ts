@@ -94,10 +94,10 @@ describe('reconciliation of Pix transfers that contradict a terminal payout atte
   it('a second transfer naming a succeeded attempt is a duplicate, and a transfer for a failed attempt is money sent with no success: both put to a person', async () => {
     const before = await balanceOf(stack, accountId);
     const run = await reconcile(stack, today, 'api', 'efi');
-    expect(run).toMatchObject({ linesRead: 3, matched: 1, settled: 0, divergences: { duplicate_charge: 1, provider_only: 1, missing_at_provider: 0, amount_mismatch: 0 } });
+    expect(run).toMatchObject({ linesRead: 3, matched: 1, settled: 0, divergences: { duplicate_transfer: 1, provider_only: 1, missing_at_provider: 0, amount_mismatch: 0 } });
 
     const found = await divergencesOf(run.id);
-    expect(found.find((d) => d.kind === 'duplicate_charge')).toMatchObject({
+    expect(found.find((d) => d.kind === 'duplicate_transfer')).toMatchObject({
       providerChargeId: twice.secondE2e,
       payoutId: twice.payoutId,
       attemptId: twice.attemptId,
@@ -132,7 +132,7 @@ describe('reconciliation of Pix transfers that contradict a terminal payout atte
 
   it('a re-run of the day finds the same divergences and does not put the same lines before a person again', async () => {
     const again = await reconcile(stack, today, 'api', 'efi');
-    expect(again).toMatchObject({ linesRead: 3, matched: 1, settled: 0, divergences: { duplicate_charge: 1, provider_only: 1 } });
+    expect(again).toMatchObject({ linesRead: 3, matched: 1, settled: 0, divergences: { duplicate_transfer: 1, provider_only: 1 } });
     for (const attemptId of [twice.attemptId, late.attemptId]) {
       const items = await reviewItemsOf(attemptId);
       expect(items).toHaveLength(1);

@@ -53,7 +53,7 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     await efi.webhooksIdle();
     if (!expected) return;
     await waitFor(
-      async () => (await stack.db.query<Array<{ status: string }>>(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status,
+      async () => (await stack.db.query<Array<{ status: string }>>(`SELECT status FROM attempts WHERE id = $1`, [attemptId]))[0].status,
       (status) => status === expected,
       10_000,
       `payout attempt ${attemptId} to be ${expected}`,
@@ -81,14 +81,14 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     // A success of ours the provider never executed: the transfer ended NAO_REALIZADO, our row says succeeded.
     const missing = await payout(1_200);
     await settleAtProvider(missing.attemptId, 'NAO_REALIZADO', 'failed');
-    await stack.db.query(`UPDATE charge_attempts SET status = 'succeeded', resolved_by = 'submit' WHERE id = $1`, [missing.attemptId]);
+    await stack.db.query(`UPDATE attempts SET status = 'succeeded', resolved_by = 'submit' WHERE id = $1`, [missing.attemptId]);
 
     // A second transfer for a payout that already succeeded, under an attempt of that payout we recorded as failed.
     const duplicated = await payout(1_300);
     await settleAtProvider(duplicated.attemptId, 'REALIZADO', 'succeeded');
     const secondAttempt = randomUUID();
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, payout_id, operation, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+      `INSERT INTO attempts (id, payout_id, operation, idempotency_key, provider, status, payload, payload_hash, http_attempts, resolved_at, resolved_by)
        VALUES ($1, $2, 'payout', $3, 'efi', 'failed', '', repeat('0', 64), 1, now(), 'submit')`,
       [secondAttempt, duplicated.id, idEnvio(secondAttempt)],
     );
@@ -146,14 +146,14 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
       linesRead: 8,
       matched: 2 + 1,
       settled: 1,
-      divergences: { provider_only: 1, duplicate_charge: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 0 },
+      divergences: { provider_only: 1, duplicate_transfer: 1, missing_at_provider: 1, amount_mismatch: 1, currency_mismatch: 0 },
     });
     expect(efi.stats().faultsInjected.hang_after_create).toBe(1);
 
     const found = await divergencesOf(run.id);
     const pick = (kind: string) => found.filter((d) => d.kind === kind);
     expect(pick('provider_only')).toEqual([expect.objectContaining({ providerChargeId: planted.providerOnly, payoutId: null, attemptId: null, amountCents: 700 })]);
-    expect(pick('duplicate_charge')).toEqual([expect.objectContaining({ providerChargeId: planted.duplicateE2e, payoutId: planted.duplicatePayout, attemptId: planted.duplicateAttempt, amountCents: 1_300 })]);
+    expect(pick('duplicate_transfer')).toEqual([expect.objectContaining({ providerChargeId: planted.duplicateE2e, payoutId: planted.duplicatePayout, attemptId: planted.duplicateAttempt, amountCents: 1_300 })]);
     expect(pick('missing_at_provider')).toEqual([expect.objectContaining({ attemptId: planted.missingAttempt, chargeId: null, amountCents: 1_200 })]);
     // The provider's own word for the transfer our success claims, as the statement listed it.
     expect(pick('missing_at_provider')[0].detail.providerTransfer).toMatchObject({ status: 'NAO_REALIZADO', transferId: idEnvio(planted.missingAttempt), amountCents: 1_200 });
@@ -161,8 +161,8 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     expect(found.every((d) => d.chargeId === null)).toBe(true);
 
     // The statement settled the lost transfer through the one applier: succeeded, its reservation debited once.
-    const [attempt] = await stack.db.query(`SELECT status, provider_charge_id, resolved_by FROM charge_attempts WHERE id = $1`, [planted.settledAttempt]);
-    expect(attempt).toEqual({ status: 'succeeded', provider_charge_id: planted.settledE2e, resolved_by: 'reconciliation' });
+    const [attempt] = await stack.db.query(`SELECT status, provider_ref, resolved_by FROM attempts WHERE id = $1`, [planted.settledAttempt]);
+    expect(attempt).toEqual({ status: 'succeeded', provider_ref: planted.settledE2e, resolved_by: 'reconciliation' });
     expect(await entriesOf(stack, planted.accountId, planted.settledAttempt)).toEqual(['reserve', 'debit']);
     const [item] = await stack.db.query(`SELECT state, decision, decided_by FROM review_items WHERE attempt_id = $1`, [planted.settledAttempt]);
     expect(item).toEqual({ state: 'closed', decision: 'succeeded', decided_by: 'reconciliation' });
@@ -171,7 +171,7 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
 
     // A transfer still in progress concludes nothing: its payout stays unknown and its money reserved.
     expect(await entriesOf(stack, planted.accountId, planted.pendingAttempt)).toEqual(['reserve']);
-    const [pending] = await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [planted.pendingAttempt]);
+    const [pending] = await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [planted.pendingAttempt]);
     expect(pending.status).toBe('unknown');
     // Money sent cannot be refunded by us: no proposal, the divergence is finance's to act on.
     const proposals = await stack.http.get('/reconciliation/refund-proposals').set(stack.auth('admin'));

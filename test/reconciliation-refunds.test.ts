@@ -75,7 +75,7 @@ describe('nightly reconciliation of refunds', () => {
     planted.missingAttempt = randomUUID();
     await stack.db.query(`INSERT INTO refunds (id, charge_id, merchant_id, amount_cents, currency, created_by) VALUES ($1, $2, $3, 300, 'usd', 'test')`, [refundId, missing.id, stack.merchantId]);
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, charge_id, operation, refund_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+      `INSERT INTO attempts (id, charge_id, operation, refund_id, idempotency_key, provider, status, provider_ref, payload, payload_hash, http_attempts, resolved_at, resolved_by)
        VALUES ($1, $2, 'refund', $3, $4, 'stripe', 'succeeded', $5, '', repeat('0', 64), 1, now(), 'submit')`,
       [planted.missingAttempt, missing.id, refundId, randomUUID(), `re_never${randomUUID().slice(0, 8)}`],
     );
@@ -105,8 +105,8 @@ describe('nightly reconciliation of refunds', () => {
 
     // A refund line is written when the refund is created, not when it succeeds (a failure reverses it later): the
     // unknown refund only learns its refund id, for the resolver to retrieve; the failed one stays failed, before a person.
-    const [taught] = await stack.db.query(`SELECT status, provider_charge_id FROM charge_attempts WHERE id = $1`, [planted.unknownAttempt]);
-    expect(taught).toEqual({ status: 'unknown', provider_charge_id: stack.sim.refunds({ refundAttemptId: planted.unknownAttempt })[0].id });
+    const [taught] = await stack.db.query(`SELECT status, provider_ref FROM attempts WHERE id = $1`, [planted.unknownAttempt]);
+    expect(taught).toEqual({ status: 'unknown', provider_ref: stack.sim.refunds({ refundAttemptId: planted.unknownAttempt })[0].id });
     expect(run.settled).toBe(0);
     expect(await transitionsOf(stack, planted.failedAttempt)).toEqual(['new→pending:submit', 'pending→failed:submit']);
     const items = await stack.db.query(`SELECT state FROM review_items WHERE attempt_id = $1`, [planted.failedAttempt]);

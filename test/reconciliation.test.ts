@@ -122,8 +122,8 @@ describe('nightly reconciliation against the provider statement', () => {
     });
 
     // The unknown attempt is settled by the statement, with its review item closed on that evidence.
-    const [attempt] = await stack.db.query(`SELECT status, provider_charge_id, resolved_by FROM charge_attempts WHERE id = $1`, [planted.settledAttempt]);
-    expect(attempt).toEqual({ status: 'succeeded', provider_charge_id: planted.settledIntent, resolved_by: 'reconciliation' });
+    const [attempt] = await stack.db.query(`SELECT status, provider_ref, resolved_by FROM attempts WHERE id = $1`, [planted.settledAttempt]);
+    expect(attempt).toEqual({ status: 'succeeded', provider_ref: planted.settledIntent, resolved_by: 'reconciliation' });
     expect(await transitionsOf(stack, planted.settledAttempt)).toEqual(['new→pending:submit', 'pending→unknown:submit', 'unknown→succeeded:reconciliation']);
     const [item] = await stack.db.query(`SELECT state, decision, decided_by, evidence FROM review_items WHERE attempt_id = $1`, [planted.settledAttempt]);
     expect(item).toMatchObject({ state: 'closed', decision: 'succeeded', decided_by: 'reconciliation' });
@@ -132,7 +132,7 @@ describe('nightly reconciliation against the provider statement', () => {
     const [duplicateItem] = await stack.db.query(`SELECT state, evidence FROM review_items WHERE attempt_id = $1`, [planted.settledWithDuplicateItem]);
     expect(duplicateItem.state).toBe('open');
     expect(duplicateItem.evidence.reconciliation).toMatchObject({ runId: run.id });
-    expect((await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [planted.settledWithDuplicateItem]))[0].status).toBe('succeeded');
+    expect((await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [planted.settledWithDuplicateItem]))[0].status).toBe('succeeded');
 
     // Money back: one proposal per provider-only or second charge, nothing for the rest.
     const proposals = await stack.http.get('/reconciliation/refund-proposals').set(stack.auth('admin'));
@@ -162,7 +162,7 @@ describe('nightly reconciliation against the provider statement', () => {
         stack.db.query(`SELECT * FROM reconciliation_divergences ORDER BY id`),
         stack.db.query(`SELECT * FROM refund_proposals ORDER BY id`),
         stack.db.query(`SELECT * FROM reconciliation_money_movements ORDER BY line_id`),
-        stack.db.query(`SELECT id, status, provider_charge_id, updated_at FROM charge_attempts ORDER BY id`),
+        stack.db.query(`SELECT id, status, provider_ref, updated_at FROM attempts ORDER BY id`),
         stack.db.query(`SELECT count(*)::int AS n FROM attempt_transitions`),
         stack.db.query(`SELECT id, provider_refunded_cents, provider_disputed_cents FROM charges ORDER BY id`),
         stack.db.query(`SELECT id, state, updated_at FROM review_items ORDER BY id`),

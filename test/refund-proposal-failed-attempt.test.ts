@@ -27,7 +27,7 @@ describe('refund proposals for a provider charge held by a failed attempt', () =
     const attemptId = (await submit(stack, charge.id)).attempts[0].id;
     const [intent] = stack.sim.intents({ attemptId });
     expect(intent.status).toBe('succeeded');
-    await stack.db.query(`UPDATE charge_attempts SET status = 'failed', resolved_at = now(), resolved_by = 'resolver' WHERE id = $1`, [attemptId]);
+    await stack.db.query(`UPDATE attempts SET status = 'failed', resolved_at = now(), resolved_by = 'resolver' WHERE id = $1`, [attemptId]);
     // Last night's statement saw the intent and no success of ours: a provider-only proposal naming the charge.
     const { proposalId } = await insertRefundProposal(stack, { providerChargeId: intent.id, amountCents: charge.amountCents, chargeId: charge.id });
     return { charge, attemptId, intentId: intent.id, proposalId };

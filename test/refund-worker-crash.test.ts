@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import { transitionsOf } from './support/charges.js';
 import { committedCents, getRefund, refund, succeededCharge } from './support/refunds.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -33,7 +33,7 @@ describe('kill -9 of a worker in the middle of a refund', () => {
 
     worker = spawnWorker(stack, queuePrefix);
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its refund call');
-    const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    const claimed = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
     expect(claimed).toMatchObject({ operation: 'refund', status: 'pending', httpAttempts: 2 });
     expect(stack.sim.refunds({ refundAttemptId: attemptId })).toHaveLength(1);
 

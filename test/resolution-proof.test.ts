@@ -32,7 +32,7 @@ describe('what proves a charge absent', () => {
     expect(view.attempts[0].status).toBe('unknown');
     return view.attempts[0].id;
   }
-  const statusOf = async (attemptId: string) => (await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status as string;
+  const statusOf = async (attemptId: string) => (await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [attemptId]))[0].status as string;
 
   it('never fails an attempt on a 2xx lookup that is not a list: the answer proves nothing and the attempt stays unknown', async () => {
     const attemptId = await unknownWithNothingAtProvider();
@@ -53,7 +53,7 @@ describe('what proves a charge absent', () => {
     // What an Asaas refund meets when the refund POST is answered 2xx but the payment's refunds[] does not show it
     // yet: the send is classified created_not_final, and every lookup of that list finds nothing.
     const attemptId = await unknownWithNothingAtProvider();
-    await stack.db.query(`UPDATE charge_attempts SET last_error = jsonb_build_object('reason', 'created_not_final') WHERE id = $1`, [attemptId]);
+    await stack.db.query(`UPDATE attempts SET last_error = jsonb_build_object('reason', 'created_not_final') WHERE id = $1`, [attemptId]);
     await passGrace(stack, attemptId);
     expect((await stack.app.get(UnknownAttemptResolver).resolve(attemptId))?.action).toBe('fail_not_found');
     expect(await statusOf(attemptId)).toBe('unknown');
@@ -92,7 +92,7 @@ describe('what proves a charge absent', () => {
     expect(answered.status).toBe(409);
     expect(answered.body.code).toBe('refund_proposal_stale');
     expect(stack.sim.refunds({ paymentIntentId: intent.id })).toEqual([]);
-    expect((await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status).toBe('succeeded');
+    expect((await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [attemptId]))[0].status).toBe('succeeded');
   });
 
   it('never fails a lookup that left before the grace covered a send that ended later (re-checked under the lock)', async () => {
@@ -100,7 +100,7 @@ describe('what proves a charge absent', () => {
     await passGrace(stack, attemptId);
     // Hold the charge lock the resolver takes before failing; while it waits for it (after its lookup), a late
     // sender's answer ends a send: the lookup that left before that no longer covers the grace.
-    const [{ charge_id: chargeId }] = await stack.db.query(`SELECT charge_id FROM charge_attempts WHERE id = $1`, [attemptId]);
+    const [{ charge_id: chargeId }] = await stack.db.query(`SELECT charge_id FROM attempts WHERE id = $1`, [attemptId]);
     const holder = stack.db.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
@@ -111,13 +111,13 @@ describe('what proves a charge absent', () => {
         () =>
           stack.db.query(
             `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM charges c%SELECT charge_id FROM charge_attempts%'`,
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM charges c%SELECT charge_id FROM attempts%'`,
           ),
         (rows) => rows[0].n > 0,
         10_000,
         'the resolver to wait for the charge lock',
       );
-      await holder.query(`UPDATE charge_attempts SET last_send_ended_at = clock_timestamp() WHERE id = $1`, [attemptId]);
+      await holder.query(`UPDATE attempts SET last_send_ended_at = clock_timestamp() WHERE id = $1`, [attemptId]);
       await holder.commitTransaction();
       expect((await resolving)?.action).toBe('fail_not_found');
     } finally {
@@ -149,7 +149,7 @@ describe('when a miss is asked again', () => {
     const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX' } : { customerId };
     const attemptId = (await submit(stack, (await createCharge(stack, body)).id)).attempts[0].id;
     await stack.db.query(
-      `UPDATE charge_attempts SET last_sent_at = clock_timestamp() - make_interval(secs => $2), last_send_ended_at = clock_timestamp() - make_interval(secs => $2) WHERE id = $1`,
+      `UPDATE attempts SET last_sent_at = clock_timestamp() - make_interval(secs => $2), last_send_ended_at = clock_timestamp() - make_interval(secs => $2) WHERE id = $1`,
       [attemptId, sentAgoS],
     );
     expect(await stack.app.get(UnknownAttemptResolver).resolve(attemptId)).toEqual({ action: 'wait', reason: 'not_found_inside_window' });

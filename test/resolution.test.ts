@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { ChargeAttemptOpener } from '@app/charges';
-import { ChargeAttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
+import { AttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
@@ -88,7 +88,7 @@ describe('resolving unknown attempts by asking the provider', () => {
     expect(stack.sim.requests(attempt.idempotencyKey)).toHaveLength(1);
 
     // The lease runs out: the process that held it is gone.
-    await stack.db.query(`UPDATE charge_attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [attempt.id]);
+    await stack.db.query(`UPDATE attempts SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [attempt.id]);
     const report = await stack.app.get(OpenAttemptSweeper).sweep();
     expect(report.leasesExpired).toBeGreaterThanOrEqual(1);
     const done = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'succeeded', 10_000, 'resolution after the crash');
@@ -138,6 +138,6 @@ describe('when resolution runs out of tries', () => {
     await stack.app.get(OpenAttemptSweeper).sweep();
     expect(await stack.db.getRepository(ReviewItemEntity).countBy({ attemptId })).toBe(1);
     expect(stack.sim.requests(attempts[0].idempotencyKey)).toHaveLength(1);
-    expect((await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId })).status).toBe('unknown');
+    expect((await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId })).status).toBe('unknown');
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity, ReviewItemEntity } from '@app/database';
+import { AttemptEntity, ReviewItemEntity } from '@app/database';
 import { openReviewItem } from '@app/review/items';
 import { createCharge, submit } from './support/charges.js';
 import { intentAtProvider, newReviewer, unknownAttemptInReview, type ItemUnderReview, type Reviewer } from './support/review.js';
@@ -76,8 +76,8 @@ describe('review console in a browser', () => {
     expect(await page.$(`tr[data-item="${target.itemId}"]`)).toBeNull();
     await page.screenshot({ path: join(SHOTS, 'queue-after.png') });
 
-    const attempt = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: target.attemptId });
-    expect(attempt).toMatchObject({ status: 'succeeded', providerChargeId: target.intentId, resolvedBy: 'reviewer' });
+    const attempt = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: target.attemptId });
+    expect(attempt).toMatchObject({ status: 'succeeded', providerRef: target.intentId, resolvedBy: 'reviewer' });
     expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: target.itemId })).toMatchObject({ state: 'closed', decidedBy: alice.name });
     expect(consoleErrors).toEqual([]);
   });
@@ -126,7 +126,7 @@ describe('review console in a browser', () => {
     await second.waitForURL((url) => url.hash === '#/');
     await second.close();
     expect(await stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id: big.itemId })).toMatchObject({ state: 'closed', decidedBy: alice.name, confirmedBy: carol.name });
-    expect((await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: big.attemptId })).status).toBe('succeeded');
+    expect((await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: big.attemptId })).status).toBe('succeeded');
   });
 
   it('shows a refusal in words, and changes nothing', async () => {
@@ -141,7 +141,7 @@ describe('review console in a browser', () => {
     const error = await page.waitForSelector('#decision .error');
     expect(await error.textContent()).toMatch(/Refused\. The provider may still be processing the last request .* Try again after .*Nothing was changed\./);
     await page.screenshot({ path: join(SHOTS, 'refused.png'), fullPage: true });
-    expect((await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: other.attemptId })).status).toBe('unknown');
+    expect((await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: other.attemptId })).status).toBe('unknown');
   });
 
   it('serves the page with a policy that allows no inline or foreign script', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
+import { AttemptEntity, ProviderCallEntity, ReviewItemEntity } from '@app/database';
 import { openReviewItem } from '@app/review/items';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { intentAtProvider, newReviewer, passGrace, unknownAttemptInReview, type Reviewer } from './support/review.js';
@@ -28,7 +28,7 @@ describe('review decisions', () => {
   const post = (path: string, who: Reviewer, body: Record<string, unknown> = {}) => stack.http.post(path).set(who.headers).send(body);
   const claim = (itemId: string, who: Reviewer) => post(`/review/items/${itemId}/claim`, who);
   const decide = (itemId: string, who: Reviewer, body: Record<string, unknown>) => post(`/review/items/${itemId}/decision`, who, body);
-  const attempt = (id: string) => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id });
+  const attempt = (id: string) => stack.db.getRepository(AttemptEntity).findOneByOrFail({ id });
   const item = (id: string) => stack.db.getRepository(ReviewItemEntity).findOneByOrFail({ id });
   const reviewLookups = async (attemptId: string) =>
     (await stack.db.getRepository(ProviderCallEntity).find({ where: { attemptId, kind: 'lookup' }, order: { id: 'ASC' } })).filter((c) =>
@@ -89,7 +89,7 @@ describe('review decisions', () => {
     expect(wrong.body.code).toBe('review_provider_evidence_refused');
     const ok = await decide(itemId, alice, { action: 'succeeded', providerChargeId: payment.id, reason: 'the payment was confirmed for the full amount' });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', providerChargeId: payment.id, resolvedBy: 'reviewer' });
+    expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', providerRef: payment.id, resolvedBy: 'reviewer' });
   });
 
   it('an abandoned claim expires: the item is open again for anyone, and the old holder can no longer decide', async () => {
@@ -141,7 +141,7 @@ describe('review decisions', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ state: 'closed', attemptStatus: 'succeeded', decision: { action: 'succeeded', providerChargeId: intentId, decidedBy: alice.name } });
     const settled = await attempt(attemptId);
-    expect(settled).toMatchObject({ status: 'succeeded', providerChargeId: intentId, resolvedBy: 'reviewer' });
+    expect(settled).toMatchObject({ status: 'succeeded', providerRef: intentId, resolvedBy: 'reviewer' });
     const view = await getCharge(stack, charge.id);
     expect(view.status).toBe('succeeded');
     expect(view.reviewItems).toEqual([]);
@@ -223,7 +223,7 @@ describe('review decisions', () => {
     expect(confirmed.status).toBe(200);
     expect(stack.sim.stats().requests.retrieves).toBe(retrievesBefore + 1);
     expect(confirmed.body).toMatchObject({ state: 'closed', confirmedBy: bob.name, decision: { decidedBy: alice.name } });
-    expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', providerChargeId: intentId });
+    expect(await attempt(attemptId)).toMatchObject({ status: 'succeeded', providerRef: intentId });
     const audit = await stack.http.get(`/review/items/${itemId}/audit`).set(bob.headers);
     expect(audit.body.map((a: { action: string; actor: string }) => `${a.action}:${a.actor === alice.name ? 'alice' : 'bob'}`)).toEqual(['claim:alice', 'decide:alice', 'confirm:bob']);
   });
@@ -304,9 +304,9 @@ describe('review decisions', () => {
     const { itemId, attemptId, intentId, charge } = await unknownAttemptInReview(stack, 'hang_after_create');
     // Another attempt of the same charge already succeeded (planted: the open-attempt index allows a settled sibling).
     await stack.db.query(
-      `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, resolved_at, resolved_by)
+      `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, provider_ref, payload, payload_hash, resolved_at, resolved_by)
        SELECT gen_random_uuid(), charge_id, gen_random_uuid(), provider, 'succeeded', 'pi_earlier_success', payload, payload_hash, now(), 'webhook'
-         FROM charge_attempts WHERE id = $1`,
+         FROM attempts WHERE id = $1`,
       [attemptId],
     );
     expect((await claim(itemId, alice)).status).toBe(200);

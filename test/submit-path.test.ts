@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import type { CreateFault } from '@app/simulator';
 import { createCharge, submit } from './support/charges.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -46,7 +46,7 @@ describe('submitting a charge: one provider call classified by what the response
     expect(attempt).toMatchObject({ status: 'pending', httpAttempts: 1 });
     expect(view.status).toBe('processing');
     expect(stats.createsByIdempotencyKey[attempt.idempotencyKey]).toBeUndefined();
-    const row = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attempt.id });
+    const row = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attempt.id });
     expect(row.nextSendAt).not.toBeNull();
     expect(row.leaseExpiresAt).toBeNull();
   });
@@ -76,7 +76,7 @@ describe('submitting a charge: one provider call classified by what the response
     const [attemptId] = [...attemptIds];
     expect(stack.sim.intents({ attemptId })).toHaveLength(1);
     expect(stack.sim.stats().requests.creates).toBe(1);
-    expect(await stack.db.getRepository(ChargeAttemptEntity).countBy({ chargeId: charge.id })).toBe(1);
+    expect(await stack.db.getRepository(AttemptEntity).countBy({ chargeId: charge.id })).toBe(1);
   });
 
   it('a declined first attempt, then submit again: a new attempt with a new key, and the charge succeeds once', async () => {
@@ -96,13 +96,13 @@ describe('submitting a charge: one provider call classified by what the response
 
   it('a stored payload that no longer matches its hash is never sent: the attempt goes to a person with the evidence, not back to the queue', async () => {
     const { view, attempt } = await submitWithFault('429');
-    await stack.db.query(`UPDATE charge_attempts SET payload = replace(payload, 'amount=4990', 'amount=9990'), next_send_at = now() WHERE id = $1`, [attempt.id]);
+    await stack.db.query(`UPDATE attempts SET payload = replace(payload, 'amount=4990', 'amount=9990'), next_send_at = now() WHERE id = $1`, [attempt.id]);
     const before = stack.sim.stats().requests.creates;
     const res = await stack.http.post(`/charges/${view.id}/submit`).set(stack.auth('merchant'));
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('in_review');
     expect(stack.sim.stats().requests.creates).toBe(before);
-    const row = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attempt.id });
+    const row = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attempt.id });
     // It was sent once before (the 429), so it is unknown rather than failed: only a person may decide.
     expect(row).toMatchObject({ status: 'unknown', httpAttempts: 1 });
     const [item] = await stack.db.query(`SELECT reason, state, evidence FROM review_items WHERE attempt_id = $1`, [attempt.id]);

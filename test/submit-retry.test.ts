@@ -45,7 +45,7 @@ describe('retrying a pending attempt', () => {
     expect(done.attempts[0].idempotencyKey).toBe(idempotencyKey);
     const requests = stack.sim.requests(idempotencyKey);
     expect(requests.length).toBeGreaterThanOrEqual(1);
-    expect(requests[0].rawBody).toBe((await stack.db.query('SELECT payload FROM charge_attempts WHERE id = $1', [done.attempts[0].id]))[0].payload);
+    expect(requests[0].rawBody).toBe((await stack.db.query('SELECT payload FROM attempts WHERE id = $1', [done.attempts[0].id]))[0].payload);
     expect(stack.sim.stats().createsByIdempotencyKey[idempotencyKey]).toBe(1);
   });
 });

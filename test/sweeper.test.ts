@@ -28,7 +28,7 @@ describe('the sweeper and the key lifetime', () => {
     const job = await stack.app.get<Queue>(getQueueToken(SUBMIT_QUEUE)).getJob(`send:${attempts[0].id}:1`);
     expect(job).not.toBeNull();
     await job!.remove();
-    await stack.db.query(`UPDATE charge_attempts SET next_send_at = now(), updated_at = now() - interval '1 minute' WHERE id = $1`, [attempts[0].id]);
+    await stack.db.query(`UPDATE attempts SET next_send_at = now(), updated_at = now() - interval '1 minute' WHERE id = $1`, [attempts[0].id]);
 
     const report = await stack.app.get(OpenAttemptSweeper).sweep();
     expect(report.sendsResumed).toBeGreaterThanOrEqual(1);
@@ -54,7 +54,7 @@ describe('the sweeper and the key lifetime', () => {
     const { attempts } = await submit(stack, charge.id);
     expect(attempts[0]).toMatchObject({ status: 'pending', httpAttempts: 1 });
     await orphan(stack.app.get<Queue>(getQueueToken(SUBMIT_QUEUE)), `send:${attempts[0].id}:1`);
-    await stack.db.query(`UPDATE charge_attempts SET next_send_at = now(), updated_at = now() - interval '1 minute' WHERE id = $1`, [attempts[0].id]);
+    await stack.db.query(`UPDATE attempts SET next_send_at = now(), updated_at = now() - interval '1 minute' WHERE id = $1`, [attempts[0].id]);
 
     await stack.app.get(OpenAttemptSweeper).sweep();
     const done = await waitFor(() => getCharge(stack, charge.id), (v) => v.status === 'succeeded', 10_000, 'the resumed send');
@@ -86,7 +86,7 @@ describe('the sweeper and the key lifetime', () => {
     const { attempts } = await submit(stack, charge.id);
     expect(attempts[0].status).toBe('pending');
     // The key was minted 24 hours ago: Stripe may have pruned it, so a resend could charge twice.
-    await stack.db.query(`UPDATE charge_attempts SET created_at = now() - interval '24 hours', next_send_at = now() WHERE id = $1`, [attempts[0].id]);
+    await stack.db.query(`UPDATE attempts SET created_at = now() - interval '24 hours', next_send_at = now() WHERE id = $1`, [attempts[0].id]);
     await stack.app.get(AttemptSender).send(attempts[0].id, 'test');
     expect(stack.sim.requests(attempts[0].idempotencyKey)).toHaveLength(1);
     const trail = await transitionsOf(stack, attempts[0].id);

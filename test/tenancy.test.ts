@@ -49,7 +49,7 @@ describe('tenants: a merchant sees only its own money', () => {
   const snapshotOfA = () =>
     stack.db.query(
       `SELECT (SELECT json_agg(c ORDER BY c.id) FROM charges c WHERE c.merchant_id = $1) AS charges,
-              (SELECT json_agg(a ORDER BY a.id) FROM charge_attempts a JOIN charges c ON c.id = a.charge_id WHERE c.merchant_id = $1) AS attempts,
+              (SELECT json_agg(a ORDER BY a.id) FROM attempts a JOIN charges c ON c.id = a.charge_id WHERE c.merchant_id = $1) AS attempts,
               (SELECT json_agg(r ORDER BY r.id) FROM refunds r WHERE r.merchant_id = $1) AS refunds,
               (SELECT json_agg(l ORDER BY l.id) FROM ledger_accounts l WHERE l.merchant_id = $1) AS accounts,
               (SELECT count(*) FROM ledger_entries e JOIN ledger_accounts l ON l.id = e.account_id WHERE l.merchant_id = $1) AS entries,
@@ -261,7 +261,7 @@ describe('the edge: every webhook proves who sent it, and failed authentications
     const pix = { pix: [{ endToEndId: 'E1', valor: '49.90', status: 'NAO_REALIZADO', gnExtras: { idEnvio: attemptId.replace(/-/g, '') } }] };
     const asaas = { id: `evt_${randomUUID()}`, event: 'PAYMENT_RECEIVED', payment: { id: 'pay_1', externalReference: attemptId, value: 49.9, status: 'RECEIVED' } };
     for (const s of [stack, unconfigured]) {
-      const before = { events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_charge_id FROM charge_attempts WHERE id = $1`, [attemptId]) };
+      const before = { events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_ref FROM attempts WHERE id = $1`, [attemptId]) };
       const answers = [
         await s.http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signStripePayload(succeeded, 'whsec_forged', Math.floor(Date.now() / 1000))).send(succeeded),
         await s.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send(succeeded),
@@ -272,7 +272,7 @@ describe('the edge: every webhook proves who sent it, and failed authentications
       ].map((r) => r.status);
       // Configured: the signature or token is refused (400); not configured: there is no such route (404).
       expect(answers).toEqual(s === stack ? [400, 400, 400, 400, 404, 404] : [404, 404, 404, 404, 404, 404]);
-      expect({ events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_charge_id FROM charge_attempts WHERE id = $1`, [attemptId]) }).toEqual(before);
+      expect({ events: await eventRows(s), attempt: await s.db.query(`SELECT status, provider_ref FROM attempts WHERE id = $1`, [attemptId]) }).toEqual(before);
     }
   });
 
@@ -291,7 +291,7 @@ describe('the edge: every webhook proves who sent it, and failed authentications
     expect(res.body).toEqual({ duplicate: false, disposition: 'unmatched' });
     const [row] = await stack.db.query(`SELECT attempt_id, disposition FROM webhook_events WHERE provider = 'asaas' AND event_id = $1`, [eventId]);
     expect(row).toEqual({ attempt_id: null, disposition: 'unmatched' });
-    const [attempt] = await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [stripeAttempt.id]);
+    const [attempt] = await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [stripeAttempt.id]);
     expect(attempt.status).toBe('unknown');
   });
 
@@ -303,7 +303,7 @@ describe('the edge: every webhook proves who sent it, and failed authentications
     const raw = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), data: { object: { id: `pi_${randomUUID().slice(0, 8)}`, object: 'payment_intent', metadata: { attempt_id: attemptId } } } });
     const res = await stack.http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signStripePayload(raw, 'whsec_dev_simulator', Math.floor(Date.now() / 1000))).send(raw);
     expect(res.body).toEqual({ duplicate: false, disposition: 'unproven' });
-    expect((await stack.db.query(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]))[0].status).toBe('unknown');
+    expect((await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [attemptId]))[0].status).toBe('unknown');
   });
 
   it('serves /metrics only with METRICS_TOKEN when it is set', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity, ReviewItemEntity, WebhookEventEntity } from '@app/database';
+import { AttemptEntity, ReviewItemEntity, WebhookEventEntity } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { UnknownAttemptResolver } from '@app/resolution';
 import type { ChargeView } from '@app/charges';
@@ -183,8 +183,8 @@ describe('Stripe webhooks', () => {
     const reasons = await stack.db.getRepository(ReviewItemEntity).findBy([{ attemptId: paid.attempts[0].id }, { attemptId }]);
     expect(reasons.map((r) => r.reason).sort()).toEqual(['duplicate_provider_charges', 'duplicate_provider_charges']);
     expect((await getCharge(stack, paid.id)).status).toBe('succeeded');
-    const unknown = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
-    expect(unknown).toMatchObject({ status: 'unknown', providerChargeId: null });
+    const unknown = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
+    expect(unknown).toMatchObject({ status: 'unknown', providerRef: null });
   });
 
   it('accepts an event larger than the default 100 kB body limit', async () => {

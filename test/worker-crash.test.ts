@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import { createCharge, getCharge, submit, transitionsOf } from './support/charges.js';
 import { PROVIDER_PROFILES } from './support/provider-profiles.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -38,7 +38,7 @@ describe.each(PROVIDER_PROFILES)('kill -9 of a worker between claim and response
 
     worker = spawnWorker(stack, queuePrefix);
     await waitFor(async () => stack.sim.stats().hangingConnections, (n) => n === 1, 20_000, 'the worker to be stuck in its provider call');
-    const claimed = await stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    const claimed = await stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
     expect(claimed).toMatchObject({ status: 'pending', httpAttempts: 2 });
     expect(claimed.leaseExpiresAt).not.toBeNull();
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect } from 'vitest';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import { OpenAttemptSweeper, UnknownAttemptResolver } from '@app/resolution';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN } from '@app/simulator';
 import type { TestStack } from './test-stack.js';
@@ -13,7 +13,7 @@ import { waitFor } from './wait-for.js';
  */
 export async function recoverAfterDeadSender(stack: TestStack, attemptId: string): Promise<void> {
   await waitFor(
-    () => stack.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId }),
+    () => stack.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId }),
     (a) => a.leaseExpiresAt !== null && a.leaseExpiresAt.getTime() < Date.now() - 100,
     8000,
     'the lease to run out',

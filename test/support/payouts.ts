@@ -50,6 +50,6 @@ export async function entriesOf(stack: TestStack, accountId: string, attemptId: 
 }
 
 export async function attemptStatus(stack: TestStack, attemptId: string): Promise<string> {
-  const [row] = await stack.db.query<Array<{ status: string }>>(`SELECT status FROM charge_attempts WHERE id = $1`, [attemptId]);
+  const [row] = await stack.db.query<Array<{ status: string }>>(`SELECT status FROM attempts WHERE id = $1`, [attemptId]);
   return row.status;
 }

@@ -37,7 +37,7 @@ export async function waitForRun(stack: TestStack, id: string, timeoutMs = 20_00
 export async function insertSucceededAttempt(stack: TestStack, chargeId: string, providerChargeId: string): Promise<string> {
   const id = randomUUID();
   await stack.db.query(
-    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by)
+    `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, provider_ref, payload, payload_hash, http_attempts, resolved_at, resolved_by)
      VALUES ($1, $2, $3, 'stripe', 'succeeded', $4, '', repeat('0', 64), 1, now(), 'submit')`,
     [id, chargeId, randomUUID(), providerChargeId],
   );

@@ -51,7 +51,7 @@ export async function unknownAttemptInReview(
 
 /** The provider's grace for a request it may still be executing has run out (the database clock moves the send back). */
 export async function passGrace(stack: TestStack, attemptId: string): Promise<void> {
-  await stack.db.query(`UPDATE charge_attempts SET last_sent_at = last_sent_at - interval '1 day', last_send_ended_at = last_send_ended_at - interval '1 day' WHERE id = $1`, [attemptId]);
+  await stack.db.query(`UPDATE attempts SET last_sent_at = last_sent_at - interval '1 day', last_send_ended_at = last_send_ended_at - interval '1 day' WHERE id = $1`, [attemptId]);
 }
 
 /** A payment intent created straight at the simulator, as if by someone else (or for another amount). */

@@ -65,7 +65,7 @@ try {
   while (open > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 5000));
     const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM charge_attempts WHERE charge_id = ANY($1) AND operation = 'charge' AND status IN ('pending','unknown')`,
+      `SELECT count(*)::int AS n FROM attempts WHERE charge_id = ANY($1) AND operation = 'charge' AND status IN ('pending','unknown')`,
       [chargeIds],
     );
     open = rows[0].n;
@@ -84,7 +84,7 @@ async function report(chargeIds: string[]): Promise<void> {
   const { rows } = await db.query<{ customer_id: string; status: string; resolved_by: string | null; seconds: number | null; was_unknown: boolean }>(
     `SELECT c.customer_id, a.status, a.resolved_by, a.unknown_since IS NOT NULL AS was_unknown,
             extract(epoch FROM a.resolved_at - a.unknown_since)::float8 AS seconds
-       FROM charges c JOIN charge_attempts a ON a.charge_id = c.id AND a.operation = 'charge'
+       FROM charges c JOIN attempts a ON a.charge_id = c.id AND a.operation = 'charge'
       WHERE c.id = ANY($1)`,
     [chargeIds],
   );
@@ -100,7 +100,7 @@ async function report(chargeIds: string[]): Promise<void> {
     const key = row.seconds === null ? `${fault} | still ${row.status}` : `${fault} | ${row.status} by ${row.resolved_by}`;
     groups.set(key, [...(groups.get(key) ?? []), row.seconds ?? Number.NaN]);
   }
-  console.log('\n  time to certainty (seconds from unknown to terminal), read from charge_attempts:');
+  console.log('\n  time to certainty (seconds from unknown to terminal), read from attempts:');
   console.log(`  ${'fault | outcome'.padEnd(46)} ${'n'.padStart(5)} ${'p50'.padStart(8)} ${'p90'.padStart(8)} ${'p99'.padStart(8)}`);
   const all: number[] = [];
   for (const [key, values] of [...groups.entries()].sort()) {

@@ -21,7 +21,7 @@ export interface Subject {
 export const CHARGES: Subject = {
   provider: 'stripe',
   sources: ['report', 'api'],
-  seededTable: `charge_attempts WHERE operation = 'charge'`,
+  seededTable: `attempts WHERE operation = 'charge'`,
   async start() {
     const sim: Simulator = await startSimulator({ port: 0, controlPort: 0 });
     return {
@@ -50,7 +50,7 @@ export const CHARGES: Subject = {
 export const PAYOUTS: Subject = {
   provider: 'efi',
   sources: ['api'],
-  seededTable: `charge_attempts WHERE operation = 'payout'`,
+  seededTable: `attempts WHERE operation = 'payout'`,
   async start() {
     const efi: EfiSimulator = await startEfiSimulator({ port: 0 });
     return {
@@ -86,7 +86,7 @@ async function seedChargeAttempts(db: pg.Pool, from: number, to: number, lines: 
     [from, to],
   );
   await db.query(
-    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
+    `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, provider_ref, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
      SELECT md5('a' || i)::uuid, md5('c' || i)::uuid, md5('k' || i)::uuid, 'stripe', 'succeeded', 'pi_bench_' || i, '', repeat('0', 64), 1, now(), 'submit',
             to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
        FROM generate_series($1::int, $2::int) i`,
@@ -111,7 +111,7 @@ async function seedPayoutAttempts(db: pg.Pool, from: number, to: number, lines: 
     [from, to],
   );
   await db.query(
-    `INSERT INTO charge_attempts (id, payout_id, operation, idempotency_key, provider, status, provider_charge_id, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
+    `INSERT INTO attempts (id, payout_id, operation, idempotency_key, provider, status, provider_ref, payload, payload_hash, http_attempts, resolved_at, resolved_by, created_at)
      SELECT md5('a' || i)::uuid, md5('p' || i)::uuid, 'payout', md5('k' || i)::uuid, 'efi', 'succeeded', 'E09089356' || lpad(i::text, 23, '0'), '', repeat('0', 64), 1, now(), 'submit',
             to_timestamp($3::double precision + floor((i - 1) * 86400.0 / $4))
        FROM generate_series($1::int, $2::int) i`,

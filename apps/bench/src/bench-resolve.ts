@@ -69,12 +69,12 @@ try {
     const now = { lookups: sim.stats().requests.lists, at: performance.now() };
     busiestRate = Math.max(busiestRate, ((now.lookups - last.lookups) * 1000) / (now.at - last.at));
     last = now;
-    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) AND status = 'unknown'`, [attemptIds]);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE id = ANY($1) AND status = 'unknown'`, [attemptIds]);
     open = rows[0].n;
   }
   const seconds = (performance.now() - started) / 1000;
   const lookups = sim.stats().requests.lists - lookupsBefore;
-  const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM charge_attempts WHERE id = ANY($1) GROUP BY status`, [attemptIds]);
+  const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM attempts WHERE id = ANY($1) GROUP BY status`, [attemptIds]);
   // The rate the limiter kept: n queries spaced over (n - 1) gaps between the first arrival and the last.
   const paced = ((arrivals.count - 1) * 1000) / arrivals.spanMs();
   console.log(`  drained ${n} unknown attempts in ${seconds.toFixed(1)} s from enqueueing (the workers' boot included)`);
@@ -118,7 +118,7 @@ async function seedUnknownAttempt(i: number): Promise<string> {
     [chargeId, `bench-resolve-${run}-${i}`, customerId],
   );
   await db.query(
-    `INSERT INTO charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, unknown_since, last_sent_at)
+    `INSERT INTO attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, unknown_since, last_sent_at)
      VALUES ($1, $2, $3, 'stripe', 'unknown', $4, encode(sha256(convert_to($4, 'UTF8')), 'hex'), 1, now(), now())`,
     [attemptId, chargeId, key, payload],
   );

@@ -9,9 +9,9 @@ import type pg from 'pg';
  */
 export async function describeStuckAttempts(db: pg.Pool, redisUrl: string, prefix: string, chargeIds: string[], limit = 3): Promise<string[]> {
   const { rows: stuck } = await db.query<Record<string, unknown>>(
-    `SELECT a.id, a.charge_id, a.status, a.resolution_tries, a.http_attempts, a.provider_charge_id, a.last_error,
+    `SELECT a.id, a.charge_id, a.status, a.resolution_tries, a.http_attempts, a.provider_ref AS provider_charge_id, a.last_error,
             a.lease_expires_at, a.next_send_at, a.last_sent_at, a.last_send_ended_at, a.updated_at, now() AS db_now
-       FROM charge_attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge'
+       FROM attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge'
         AND (a.status = 'pending' OR (a.status = 'unknown' AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed')))
       ORDER BY a.updated_at LIMIT ${limit}`,
     [chargeIds],

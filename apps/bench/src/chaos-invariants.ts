@@ -12,13 +12,13 @@ export interface InvariantResult {
  */
 export async function checkInvariants(db: pg.Pool, sim: Simulator, chargeIds: string[]): Promise<InvariantResult[]> {
   const { rows: attempts } = await db.query<{ charge_id: string; id: string; status: string; provider_charge_id: string | null; open_items: number }>(
-    `SELECT a.charge_id, a.id, a.status, a.provider_charge_id,
+    `SELECT a.charge_id, a.id, a.status, a.provider_ref AS provider_charge_id,
             (SELECT count(*)::int FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed') AS open_items
-       FROM charge_attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge'`,
+       FROM attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge'`,
     [chargeIds],
   );
   const { rows: chargeItems } = await db.query<{ charge_id: string; n: number }>(
-    `SELECT a.charge_id, count(*)::int AS n FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
+    `SELECT a.charge_id, count(*)::int AS n FROM review_items r JOIN attempts a ON a.id = r.attempt_id
       WHERE a.charge_id = ANY($1) AND r.state <> 'closed' GROUP BY a.charge_id`,
     [chargeIds],
   );

@@ -111,7 +111,7 @@ try {
   await Promise.all(Array.from({ length: concurrency }, client));
   console.log(`  load done in ${seconds()} s; customers retry the failed ones once`);
   const failed = await db.query<{ id: string }>(
-    `SELECT c.id FROM charges c WHERE c.id = ANY($1) AND NOT EXISTS (SELECT 1 FROM charge_attempts a WHERE a.charge_id = c.id AND a.status <> 'failed')`,
+    `SELECT c.id FROM charges c WHERE c.id = ANY($1) AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.charge_id = c.id AND a.status <> 'failed')`,
     [chargeIds],
   );
   await Promise.all(failed.rows.map((r) => call('POST', `/charges/${r.id}/submit`)));
@@ -129,7 +129,7 @@ try {
   const faults: Record<string, number> = { ...stats.faultsInjected, webhook_duplicated: stats.webhooks.duplicated, webhook_dropped: stats.webhooks.dropped, ...infra };
   for (const [kind, count] of Object.entries(faults).sort()) console.log(`    ${kind.padEnd(22)} ${count}`);
   const { rows: outcome } = await db.query<{ status: string; n: number }>(
-    `SELECT a.status, count(*)::int AS n FROM charge_attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge' GROUP BY 1 ORDER BY 1`,
+    `SELECT a.status, count(*)::int AS n FROM attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge' GROUP BY 1 ORDER BY 1`,
     [chargeIds],
   );
   console.log(`\n  attempts: ${outcome.map((r) => `${r.status}=${r.n}`).join(' ')}; provider intents ${sim.intents().length}`);
@@ -231,7 +231,7 @@ async function waitForQuiet(chargeIds: string[], timeoutMs: number): Promise<boo
   while (Date.now() < deadline) {
     const { rows } = await db
       .query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM charge_attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge'
+        `SELECT count(*)::int AS n FROM attempts a WHERE a.charge_id = ANY($1) AND a.operation = 'charge'
             AND (a.status = 'pending' OR (a.status = 'unknown' AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.attempt_id = a.id AND r.state <> 'closed')))`,
         [chargeIds],
       )

@@ -18,12 +18,12 @@ export async function prepareScratchSchema(databaseUrl: string): Promise<void> {
   try {
     await client.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA};
       CREATE TABLE ${SCHEMA}.charges (LIKE public.charges INCLUDING ALL);
-      CREATE TABLE ${SCHEMA}.charge_attempts (LIKE public.charge_attempts INCLUDING ALL,
+      CREATE TABLE ${SCHEMA}.attempts (LIKE public.attempts INCLUDING ALL,
         FOREIGN KEY (charge_id) REFERENCES ${SCHEMA}.charges(id));
       CREATE TABLE ${SCHEMA}.attempt_transitions (LIKE public.attempt_transitions INCLUDING ALL,
-        FOREIGN KEY (attempt_id) REFERENCES ${SCHEMA}.charge_attempts(id));
+        FOREIGN KEY (attempt_id) REFERENCES ${SCHEMA}.attempts(id));
       CREATE TABLE ${SCHEMA}.provider_calls (LIKE public.provider_calls INCLUDING ALL,
-        FOREIGN KEY (attempt_id) REFERENCES ${SCHEMA}.charge_attempts(id));`);
+        FOREIGN KEY (attempt_id) REFERENCES ${SCHEMA}.attempts(id));`);
   } finally {
     await client.end();
   }
@@ -62,7 +62,7 @@ export async function measureDbWriteRate(databaseUrl: string, n: number, connect
       await client.query({
         name: 'bench_attempt',
         text: `WITH a AS (
-                 INSERT INTO ${SCHEMA}.charge_attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, last_sent_at, lease_expires_at)
+                 INSERT INTO ${SCHEMA}.attempts (id, charge_id, idempotency_key, provider, status, payload, payload_hash, http_attempts, last_sent_at, lease_expires_at)
                  VALUES ($1, $2, $3, 'stripe', 'pending', $4, $5, 1, now(), now() + interval '60 seconds') RETURNING id)
                INSERT INTO ${SCHEMA}.attempt_transitions (attempt_id, from_status, to_status, cause, actor) SELECT id, NULL, 'pending', 'submit', 'bench' FROM a`,
         values: [attemptId, chargeId, randomUUID(), `amount=${1000 + (i % 500)}&currency=usd&metadata[attempt_id]=${attemptId}`, '0'.repeat(64)],
@@ -70,7 +70,7 @@ export async function measureDbWriteRate(databaseUrl: string, n: number, connect
       await client.query({
         name: 'bench_result',
         text: `WITH a AS (
-                 UPDATE ${SCHEMA}.charge_attempts SET status = 'succeeded', provider_charge_id = $2, lease_expires_at = NULL,
+                 UPDATE ${SCHEMA}.attempts SET status = 'succeeded', provider_ref = $2, lease_expires_at = NULL,
                         last_send_ended_at = clock_timestamp(), resolved_at = now(), resolved_by = 'submit', updated_at = now()
                   WHERE id = $1 AND status = 'pending' AND http_attempts = 1 RETURNING id),
                t AS (INSERT INTO ${SCHEMA}.attempt_transitions (attempt_id, from_status, to_status, cause, actor, detail)

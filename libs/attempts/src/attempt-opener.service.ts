@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity } from '@app/database';
+import { AttemptEntity } from '@app/database';
 import type { AttemptOperation } from './attempt.operations.js';
 import { OpenAttemptExistsError } from './attempts.errors.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
@@ -11,16 +11,16 @@ import { decideOpening } from './rules/opening-decision.js';
 import { insertClaimedAttempt, openClaimedChargeAttempt } from './store/attempt-creation.store.js';
 
 export type OpenedAttempt =
-  | { kind: 'open'; attempt: ChargeAttemptEntity; created: boolean }
+  | { kind: 'open'; attempt: AttemptEntity; created: boolean }
   /** The owner already succeeded: nothing to send, ever again. */
-  | { kind: 'settled'; attempt: ChargeAttemptEntity }
+  | { kind: 'settled'; attempt: AttemptEntity }
   /** The provider captured an attempt we had failed: the customer paid, and no attempt opens again. */
-  | { kind: 'captured'; attempt: ChargeAttemptEntity }
+  | { kind: 'captured'; attempt: AttemptEntity }
   /** A person is deciding whether money already moved: no new attempt until they have. */
   | { kind: 'in_review' };
 
 /** The last attempt was failed as not found and must be queried once more before a new one may open. */
-type NeedsRecheck = { kind: 'recheck'; attempt: ChargeAttemptEntity };
+type NeedsRecheck = { kind: 'recheck'; attempt: AttemptEntity };
 
 /**
  * What is an operation's own when one of its attempts opens (a charge, a refund, a payout); everything else is the
@@ -33,13 +33,13 @@ export interface AttemptOwner<L> {
   /** Takes the owner's row lock, in the order every writer of its attempts takes it; throws the owner's not-found. */
   lock(em: EntityManager): Promise<L>;
   /** Under that lock, once a new attempt may open: commits or reserves its money and encodes its request. */
-  prepare(em: EntityManager, locked: L): Promise<ChargeAttemptEntity>;
+  prepare(em: EntityManager, locked: L): Promise<AttemptEntity>;
   /** What to throw when the provider could not confirm that a failed-as-not-found attempt created nothing. */
   unverified(attemptId: string): Error;
 }
 
 const OWNER_COLUMN = { charge: 'chargeId', refund: 'refundId', payout: 'payoutId' } as const;
-const OPEN_INDEX = { charge: 'uq_charge_attempts_open_per_charge', refund: 'uq_charge_attempts_open_per_refund', payout: 'uq_charge_attempts_open_per_payout' } as const;
+const OPEN_INDEX = { charge: 'uq_attempts_open_per_charge', refund: 'uq_attempts_open_per_refund', payout: 'uq_attempts_open_per_payout' } as const;
 
 /**
  * Phase 1 of every send: a short transaction that finds the owner's open attempt or creates one, with its
@@ -79,7 +79,7 @@ export class AttemptOpener {
    * The first attempt of an owner created in the caller's transaction, which already locked what it must and
    * committed or reserved the money: with no attempts and nothing in review the rule can only say "create".
    */
-  async openFirstAttempt(em: EntityManager, attempt: ChargeAttemptEntity, actor: string): Promise<ChargeAttemptEntity> {
+  async openFirstAttempt(em: EntityManager, attempt: AttemptEntity, actor: string): Promise<AttemptEntity> {
     await this.create(em, attempt, 0, actor);
     return attempt;
   }
@@ -89,7 +89,7 @@ export class AttemptOpener {
       return await this.db.transaction((em) => this.openIn(em, owner, actor));
     } catch (error) {
       if (!(error instanceof OpenAttemptExistsError)) throw error;
-      const open = await this.db.getRepository(ChargeAttemptEntity).findOneOrFail({
+      const open = await this.db.getRepository(AttemptEntity).findOneOrFail({
         where: { [OWNER_COLUMN[owner.operation]]: owner.id, operation: owner.operation, status: In(['pending', 'unknown']) },
       });
       return { kind: 'open', attempt: open, created: false };
@@ -98,7 +98,7 @@ export class AttemptOpener {
 
   private async openIn<L>(em: EntityManager, owner: AttemptOwner<L>, actor: string): Promise<OpenedAttempt | NeedsRecheck> {
     const locked = await owner.lock(em);
-    const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { [OWNER_COLUMN[owner.operation]]: owner.id, operation: owner.operation }, order: { createdAt: 'ASC' } });
+    const attempts = await em.getRepository(AttemptEntity).find({ where: { [OWNER_COLUMN[owner.operation]]: owner.id, operation: owner.operation }, order: { createdAt: 'ASC' } });
     // The review check is only asked when no attempt is open: an open attempt is reused regardless.
     const inReview = attempts.some((a) => a.status === 'pending' || a.status === 'unknown') ? false : await hasOpenReviewItem(em, owner.operation, owner.id);
     const [{ now }] = await em.query<Array<{ now: Date }>>(`SELECT now()`);
@@ -111,7 +111,7 @@ export class AttemptOpener {
   }
 
   /** Through the one store: a charge's by the same function as the hot path (under our lock it just inserts). */
-  private async create(em: EntityManager, attempt: ChargeAttemptEntity, knownAttempts: number, actor: string): Promise<void> {
+  private async create(em: EntityManager, attempt: AttemptEntity, knownAttempts: number, actor: string): Promise<void> {
     const leaseMs = this.config.SUBMIT_LEASE_MS;
     if (attempt.operation !== 'charge') {
       await insertClaimedAttempt(em, attempt, { openIndex: OPEN_INDEX[attempt.operation], leaseMs, actor });

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, uniqueOrNull } from '@app/database';
+import { AttemptEntity, uniqueOrNull } from '@app/database';
 import { GatewayRegistry, type ProviderPorts } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
@@ -45,7 +45,7 @@ export class AttemptSender {
 
   /** Sends a pending attempt if it is unclaimed and due; otherwise leaves it to whoever owns it. */
   async send(attemptId: string, actor: string): Promise<void> {
-    const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+    const attempt = await this.db.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
     if (attempt.status !== 'pending' || attempt.leaseExpiresAt) return;
     const gateway = this.gateways.forAttempt(attempt.provider);
     if (attempt.httpAttempts > 0 && !this.mayResend(attempt, gateway)) {
@@ -63,12 +63,12 @@ export class AttemptSender {
    * what it wrote when the result settled in the one-statement write (the caller can show it without reading
    * it back), or null when anything else happened (read the attempt again).
    */
-  async sendClaimed(attempt: ChargeAttemptEntity, actor: string): Promise<SettledSend | null> {
+  async sendClaimed(attempt: AttemptEntity, actor: string): Promise<SettledSend | null> {
     if (!(await this.payloadIntact(attempt, actor))) return null;
     return this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor);
   }
 
-  private async dispatch(gateway: ProviderPorts, attempt: ChargeAttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
+  private async dispatch(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
     const { result, outcome } = await createAndClassify(gateway, attempt, claimed);
     this.logger.log(
       { attemptId: attempt.id, chargeId: attempt.chargeId, operation: attempt.operation, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
@@ -86,7 +86,7 @@ export class AttemptSender {
     return this.record(attempt, claimed, outcome, evidence, actor);
   }
 
-  private mayResend(attempt: ChargeAttemptEntity, gateway: ProviderPorts): boolean {
+  private mayResend(attempt: AttemptEntity, gateway: ProviderPorts): boolean {
     return mayResend({
       attemptCreatedAt: attempt.createdAt,
       now: new Date(),
@@ -97,7 +97,7 @@ export class AttemptSender {
   }
 
   /** The evidence and the transition it justifies commit together. */
-  private async record(attempt: ChargeAttemptEntity, claimed: number, outcome: AttemptOutcome, evidence: ProviderCallRecord, actor: string): Promise<SettledSend | null> {
+  private async record(attempt: AttemptEntity, claimed: number, outcome: AttemptOutcome, evidence: ProviderCallRecord, actor: string): Promise<SettledSend | null> {
     const lastError = outcome.error ? { reason: outcome.reason, ...outcome.error } : null;
     // A charge's send that settled the attempt as expected: one statement (see settleChargeSend). Refunds and
     // payouts keep the writer's hooks; a pending result or a lost claim takes the full path below.
@@ -138,7 +138,7 @@ export class AttemptSender {
 
   private async settle(
     em: EntityManager,
-    attempt: ChargeAttemptEntity,
+    attempt: AttemptEntity,
     claimed: number,
     outcome: AttemptOutcome,
     lastError: Record<string, unknown> | null,
@@ -153,7 +153,7 @@ export class AttemptSender {
         to: outcome.status,
         cause: 'submit',
         actor,
-        set: { providerChargeId: outcome.providerChargeId, lastError },
+        set: { providerRef: outcome.providerChargeId, lastError },
         sendEnded: true,
         expectHttpAttempts: claimed,
         detail: { reason: outcome.reason, httpAttempt: claimed },
@@ -189,7 +189,7 @@ export class AttemptSender {
    * requeueing cannot fix a bug or a bad deploy: it is never sent. The attempt becomes unknown (it may have
    * gone out before) and a person decides, with both hashes as evidence.
    */
-  private async payloadIntact(attempt: ChargeAttemptEntity, actor: string): Promise<boolean> {
+  private async payloadIntact(attempt: AttemptEntity, actor: string): Promise<boolean> {
     try {
       assertSamePayload(attempt.payloadHash, attempt.payload);
       return true;
@@ -205,7 +205,7 @@ export class AttemptSender {
     }
   }
 
-  private async markUnknown(attempt: ChargeAttemptEntity, actor: string, detail: Record<string, unknown>): Promise<void> {
+  private async markUnknown(attempt: AttemptEntity, actor: string, detail: Record<string, unknown>): Promise<void> {
     const moved = await this.transitions.apply({ attemptId: attempt.id, from: 'pending', to: 'unknown', cause: 'submit', actor, detail });
     if (moved) await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, 0);
   }

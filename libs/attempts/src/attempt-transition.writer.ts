@@ -32,9 +32,9 @@ export class AttemptTransitionWriter {
     // A failed refund gives its amount back to the charge: take the charge row first, in the order every
     // writer takes it (charge, then attempt), so this cannot deadlock with an opener or the applier.
     if (t.to === 'failed') {
-      await em.query(`SELECT c.id FROM charges c JOIN charge_attempts a ON a.charge_id = c.id WHERE a.id = $1 AND a.operation = 'refund' FOR UPDATE OF c`, [t.attemptId]);
+      await em.query(`SELECT c.id FROM charges c JOIN attempts a ON a.charge_id = c.id WHERE a.id = $1 AND a.operation = 'refund' FOR UPDATE OF c`, [t.attemptId]);
       // A proposal's refund has no charge: its refund row stands in, as in lockChargeAndAttempt.
-      await em.query(`SELECT r.id FROM refunds r JOIN charge_attempts a ON a.refund_id = r.id WHERE a.id = $1 AND a.charge_id IS NULL FOR UPDATE OF r`, [t.attemptId]);
+      await em.query(`SELECT r.id FROM refunds r JOIN attempts a ON a.refund_id = r.id WHERE a.id = $1 AND a.charge_id IS NULL FOR UPDATE OF r`, [t.attemptId]);
     }
     const row = await transitionAttempt(em, t);
     if (!row) return false;

@@ -38,7 +38,7 @@ export class AttemptTrendsQuery {
   async unknownByAge(): Promise<UnknownAgeBucket[]> {
     const rows = await this.db.query<Array<{ bucket: number; count: number }>>(
       `SELECT width_bucket(extract(epoch FROM now() - COALESCE(unknown_since, created_at))::float8, $1::float8[]) AS bucket, count(*)::int AS count
-         FROM charge_attempts WHERE status = 'unknown' GROUP BY 1`,
+         FROM attempts WHERE status = 'unknown' GROUP BY 1`,
       [AGE_EDGES],
     );
     return AGE_LABELS.map((label, i) => ({

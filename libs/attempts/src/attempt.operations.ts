@@ -101,12 +101,12 @@ interface TargetRow {
 
 export async function loadAttemptTarget(em: EntityManager, attemptId: string): Promise<AttemptTarget | null> {
   const [row] = await em.query<TargetRow[]>(
-    `SELECT a.operation, a.charge_id, a.refund_id, a.payout_id, a.provider, c.customer_id, a.created_at, a.provider_charge_id,
+    `SELECT a.operation, a.charge_id, a.refund_id, a.payout_id, a.provider, c.customer_id, a.created_at, a.provider_ref AS provider_charge_id,
             COALESCE(r.amount_cents, p.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, p.currency, c.currency) AS currency,
             CASE WHEN a.operation = 'refund' THEN
-              COALESCE(r.provider_charge_id, (SELECT s.provider_charge_id FROM charge_attempts s
+              COALESCE(r.provider_charge_id, (SELECT s.provider_ref FROM attempts s
                 WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND s.status = 'succeeded')) END AS refunded_provider_charge_id
-       FROM charge_attempts a LEFT JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
+       FROM attempts a LEFT JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
             LEFT JOIN payouts p ON p.id = a.payout_id
       WHERE a.id = $1`,
     [attemptId],

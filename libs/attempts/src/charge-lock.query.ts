@@ -28,13 +28,13 @@ export interface LockedAttempt {
 export async function lockChargeAndAttempt(em: EntityManager, attemptId: string): Promise<LockedAttempt | null> {
   const charges = await em.query<Array<{ id: string; amount_cents: string; currency: string }>>(
     `SELECT c.id, c.amount_cents, c.currency FROM charges c
-      WHERE c.id = (SELECT charge_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
+      WHERE c.id = (SELECT charge_id FROM attempts WHERE id = $1) FOR UPDATE`,
     [attemptId],
   );
   if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return lockPayoutAndAttempt(em, attemptId);
   const [attempt] = await em.query<Array<{ operation: 'charge' | 'refund'; status: AttemptStatus; provider_charge_id: string | null; late_capture_provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
-    `SELECT a.operation, a.status, a.provider_charge_id, a.late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
-       FROM charge_attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
+    `SELECT a.operation, a.status, a.provider_ref AS provider_charge_id, a.late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
+       FROM attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
     [attemptId],
   );
   return {
@@ -59,7 +59,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
 async function lockChargelessRefund(em: EntityManager, attemptId: string): Promise<boolean> {
   const rows = await em.query<Array<{ id: string }>>(
     `SELECT r.id FROM refunds r
-      WHERE r.id = (SELECT refund_id FROM charge_attempts WHERE id = $1 AND charge_id IS NULL) FOR UPDATE`,
+      WHERE r.id = (SELECT refund_id FROM attempts WHERE id = $1 AND charge_id IS NULL) FOR UPDATE`,
     [attemptId],
   );
   return rows.length === 1;
@@ -72,12 +72,12 @@ async function lockChargelessRefund(em: EntityManager, attemptId: string): Promi
 async function lockPayoutAndAttempt(em: EntityManager, attemptId: string): Promise<LockedAttempt | null> {
   const payouts = await em.query<Array<{ amount_cents: string; currency: string }>>(
     `SELECT p.amount_cents, p.currency FROM payouts p
-      WHERE p.id = (SELECT payout_id FROM charge_attempts WHERE id = $1) FOR UPDATE`,
+      WHERE p.id = (SELECT payout_id FROM attempts WHERE id = $1) FOR UPDATE`,
     [attemptId],
   );
   if (payouts.length === 0) return null;
   const [attempt] = await em.query<Array<{ status: AttemptStatus; provider_charge_id: string | null; late_execution_end_to_end_id: string | null; resolved_by: string | null; provider: string }>>(
-    `SELECT status, provider_charge_id, late_execution_end_to_end_id, resolved_by, provider FROM charge_attempts WHERE id = $1 FOR UPDATE`,
+    `SELECT status, provider_ref AS provider_charge_id, late_execution_end_to_end_id, resolved_by, provider FROM attempts WHERE id = $1 FOR UPDATE`,
     [attemptId],
   );
   return {

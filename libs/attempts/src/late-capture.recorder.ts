@@ -16,7 +16,7 @@ export type LateCaptureRecording = 'recorded' | 'second_capture' | 'not_a_captur
  * `failed` is never rewritten; the capture is recorded beside it, so the charge reads `succeeded` and never
  * opens another attempt (the trigger of migration 1764680180000 refuses one). Runs under the charge lock the
  * caller took (lockChargeAndAttempt), in its transaction, with the review item the caller opens.
- * `uq_charge_attempts_one_capture_per_charge` refuses a second success-bearing attempt of the charge.
+ * `uq_attempts_one_capture_per_charge` refuses a second success-bearing attempt of the charge.
  */
 export async function recordLateCapture(em: EntityManager, attempt: LockedAttempt, fact: ProviderFact, source: { cause: string; actor: string }): Promise<LateCaptureRecording> {
   if (fact.outcome !== 'succeeded' || !fact.providerChargeId || attempt.operation !== 'charge' || attempt.status !== 'failed') return 'not_a_capture';

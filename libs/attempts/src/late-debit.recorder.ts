@@ -9,7 +9,7 @@ import { markLateExecution } from './store/attempt-facts.store.js';
 /**
  * The provider executed the transfer of a payout attempt we had failed, so its reservation went back to available
  * and may have been spent since. Its `failed` is never rewritten: the execution is recorded beside it (once per
- * transfer: `uq_charge_attempts_late_execution_end_to_end_id`, and one per attempt), and the money is debited
+ * transfer: `uq_attempts_late_execution_end_to_end_id`, and one per attempt), and the money is debited
  * late, any shortfall owed by the account. Runs under the payout lock the caller took (lockChargeAndAttempt), in
  * its transaction, with the review item the caller opens. Null when the fact is no executed transfer of a failed
  * payout of this amount, or the attempt already holds another transfer's execution: a person decides those.

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { ChargeAttemptEntity } from '@app/database';
+import type { AttemptEntity } from '@app/database';
 import { GatewayRegistry, summariseLookup } from '@app/gateways';
 import { loadAttemptTarget, lookupAtProvider } from './attempt.operations.js';
 import { AttemptNotFoundError } from './attempts.errors.js';
@@ -32,7 +32,7 @@ export class PreviousAttemptRecheck {
     private readonly facts: ProviderFactApplier,
   ) {}
 
-  async run(attempt: ChargeAttemptEntity): Promise<RecheckOutcome> {
+  async run(attempt: AttemptEntity): Promise<RecheckOutcome> {
     // A charge attempt's reference, or a refund attempt's: the same re-check for every operation.
     const target = await loadAttemptTarget(this.db.manager, attempt.id);
     if (!target) throw new AttemptNotFoundError(attempt.id);

@@ -1,4 +1,4 @@
-import type { ChargeAttemptEntity } from '@app/database';
+import type { AttemptEntity } from '@app/database';
 import type { ProviderPorts, GatewayCallResult } from '@app/gateways';
 import { inSpan } from '@app/observability';
 import { createAtProvider } from './attempt.operations.js';
@@ -9,7 +9,7 @@ import { classifyGatewayResponse, type AttemptOutcome } from './rules/classify-g
  * classified outcome (never the key, the payload or a secret). `claimed` counts this send: above 1, the same key
  * went out before.
  */
-export function createAndClassify(gateway: ProviderPorts, attempt: ChargeAttemptEntity, claimed: number): Promise<{ result: GatewayCallResult; outcome: AttemptOutcome }> {
+export function createAndClassify(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number): Promise<{ result: GatewayCallResult; outcome: AttemptOutcome }> {
   const attributes = { 'charge_once.attempt_id': attempt.id, 'charge_once.provider': attempt.provider, 'charge_once.operation': attempt.operation, 'charge_once.http_attempt': claimed };
   return inSpan('provider.create', attributes, async (span) => {
     const result = await createOrUnknown(gateway, attempt);
@@ -19,7 +19,7 @@ export function createAndClassify(gateway: ProviderPorts, attempt: ChargeAttempt
   });
 }
 
-async function createOrUnknown(gateway: ProviderPorts, attempt: ChargeAttemptEntity): Promise<GatewayCallResult> {
+async function createOrUnknown(gateway: ProviderPorts, attempt: AttemptEntity): Promise<GatewayCallResult> {
   try {
     return await createAtProvider(gateway, attempt);
   } catch (error) {

@@ -51,7 +51,7 @@ export class ProviderFactApplier {
     if (decision.action === 'transition') {
       const moved = await uniqueOrNull(em, () =>
         this.transitions.apply(
-          { attemptId, from: attempt.status, to: decision.to, cause: source.cause, actor: source.actor, set: { providerChargeId: fact.providerChargeId }, detail: source.evidence },
+          { attemptId, from: attempt.status, to: decision.to, cause: source.cause, actor: source.actor, set: { providerRef: fact.providerChargeId }, detail: source.evidence },
           em,
         ),
       );

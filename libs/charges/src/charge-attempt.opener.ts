@@ -4,14 +4,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptOpener, PreviousAttemptUnverifiedError, decideOpening, openClaimedChargeAttempt, payloadHash, type AttemptOwner, type OpenedAttempt } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import { AttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeNotFoundError } from './charges.errors.js';
 import { readChargeForSubmit, type ChargeForSubmit } from './charge-submit.statements.js';
 
 /** A first send opened on the hot path, with what was read to decide it (the charge view is built from both). */
 export interface OpenedFirstSend extends ChargeForSubmit {
-  attempt: ChargeAttemptEntity;
+  attempt: AttemptEntity;
 }
 
 /**
@@ -65,7 +65,7 @@ export class ChargeAttemptOpener {
   }
 
   /** A new key per attempt, never derived from the charge: a declined try must not be replayed forever. */
-  private encode(charge: ChargeEntity): ChargeAttemptEntity {
+  private encode(charge: ChargeEntity): AttemptEntity {
     const id = randomUUID();
     const idempotencyKey = randomUUID();
     const payload = this.gateways.get(charge.provider).encodeCharge({
@@ -79,7 +79,7 @@ export class ChargeAttemptOpener {
       billingType: charge.billingType,
       dueDate: charge.dueDate,
     });
-    return Object.assign(new ChargeAttemptEntity(), {
+    return Object.assign(new AttemptEntity(), {
       id,
       chargeId: charge.id,
       operation: 'charge',

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ChargeAttemptEntity, ChargeEntity, preparedQuery } from '@app/database';
+import { AttemptEntity, ChargeEntity, preparedQuery } from '@app/database';
 
 /**
  * The charges' own SQL on the hot path (create, then the read a first submit decides on), each statement a single
@@ -21,7 +21,7 @@ export async function insertCharge(db: DataSource, c: ChargeEntity): Promise<voi
 export interface ChargeForSubmit {
   charge: ChargeEntity;
   /** Its charge attempts, oldest first (refund attempts are the refund's). */
-  attempts: ChargeAttemptEntity[];
+  attempts: AttemptEntity[];
   /** A person is deciding about one of its charge attempts. */
   inReview: boolean;
   /** The database's clock when read: a re-check's freshness is judged on it. */
@@ -32,7 +32,7 @@ interface ChargeForSubmitRow {
   id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null;
   provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null;
   in_review: boolean; db_now: Date;
-  a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: ChargeAttemptEntity['status']; a_provider_charge_id: string | null;
+  a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: AttemptEntity['status']; a_provider_ref: string | null;
   a_payload_hash: string; a_http_attempts: number; a_last_error: object | null; a_resolved_by: string | null; a_rechecked_at: Date | null;
   a_resolved_at: Date | null; a_created_at: Date; a_late_captured_at: Date | null; a_late_capture_provider_charge_id: string | null;
 }
@@ -48,14 +48,14 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
     'hot_read_charge_for_submit_v3',
     `SELECT c.id, c.merchant_id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, c.provider, c.billing_type,
             c.due_date::text AS due_date, c.refunded_cents, c.dispute_status,
-            EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts ra ON ra.id = r.attempt_id
+            EXISTS (SELECT 1 FROM review_items r JOIN attempts ra ON ra.id = r.attempt_id
                      WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review, now() AS db_now,
             a.id AS a_id, a.idempotency_key AS a_idempotency_key, a.provider AS a_provider, a.status AS a_status,
-            a.provider_charge_id AS a_provider_charge_id, a.payload_hash AS a_payload_hash, a.http_attempts AS a_http_attempts,
+            a.provider_ref AS a_provider_ref, a.payload_hash AS a_payload_hash, a.http_attempts AS a_http_attempts,
             a.last_error AS a_last_error, a.resolved_by AS a_resolved_by, a.rechecked_at AS a_rechecked_at,
             a.resolved_at AS a_resolved_at, a.created_at AS a_created_at,
             a.late_captured_at AS a_late_captured_at, a.late_capture_provider_charge_id AS a_late_capture_provider_charge_id
-       FROM charges c LEFT JOIN charge_attempts a ON a.charge_id = c.id AND a.operation = 'charge'
+       FROM charges c LEFT JOIN attempts a ON a.charge_id = c.id AND a.operation = 'charge'
       WHERE c.id = $1 AND ($2::uuid IS NULL OR c.merchant_id = $2)
       ORDER BY a.created_at`,
     [chargeId, merchantId],
@@ -68,9 +68,9 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
     refundedCents: Number(r.refunded_cents), disputeStatus: r.dispute_status,
   });
   const attempts = rows.filter((a) => a.a_id !== null).map((a) =>
-    Object.assign(new ChargeAttemptEntity(), {
+    Object.assign(new AttemptEntity(), {
       id: a.a_id, chargeId: r.id, operation: 'charge', idempotencyKey: a.a_idempotency_key, provider: a.a_provider, status: a.a_status,
-      providerChargeId: a.a_provider_charge_id, payloadHash: a.a_payload_hash, httpAttempts: a.a_http_attempts, lastError: a.a_last_error,
+      providerRef: a.a_provider_ref, payloadHash: a.a_payload_hash, httpAttempts: a.a_http_attempts, lastError: a.a_last_error,
       resolvedBy: a.a_resolved_by, recheckedAt: a.a_rechecked_at, resolvedAt: a.a_resolved_at, createdAt: a.a_created_at,
       lateCapturedAt: a.a_late_captured_at, lateCaptureProviderChargeId: a.a_late_capture_provider_charge_id,
     }),

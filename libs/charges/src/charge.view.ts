@@ -1,6 +1,6 @@
 import type { ChargeReviewItem } from '@app/review/items';
 import type { EntityManager } from 'typeorm';
-import type { ChargeAttemptEntity, ChargeEntity } from '@app/database';
+import type { AttemptEntity, ChargeEntity } from '@app/database';
 import { capturingAttempt, deriveChargeStatus, type ChargeStatus } from './rules/charge-status.js';
 
 export interface AttemptView {
@@ -68,7 +68,7 @@ export interface ChargeView {
 
 export function toChargeView(
   charge: ChargeEntity,
-  attempts: ChargeAttemptEntity[],
+  attempts: AttemptEntity[],
   hasOpenReviewItem: boolean,
   reviewItems: ChargeReviewItem[] = [],
   refunds: ChargeRefundSummary[] = [],
@@ -91,7 +91,7 @@ export function toChargeView(
       idempotencyKey: a.idempotencyKey,
       provider: a.provider,
       status: a.status,
-      providerChargeId: a.providerChargeId,
+      providerChargeId: a.providerRef,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,
       createdAt: a.createdAt.toISOString(),
@@ -105,9 +105,9 @@ export function toChargeView(
   };
 }
 
-function captureOf(attempts: ChargeAttemptEntity[]): CaptureView | null {
+function captureOf(attempts: AttemptEntity[]): CaptureView | null {
   const captured = capturingAttempt(attempts);
   if (!captured) return null;
   const late = captured.status !== 'succeeded';
-  return { attemptId: captured.id, providerChargeId: late ? captured.lateCaptureProviderChargeId : captured.providerChargeId, late };
+  return { attemptId: captured.id, providerChargeId: late ? captured.lateCaptureProviderChargeId : captured.providerRef, late };
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptSender, ChargeAlreadyCapturedError } from '@app/attempts';
-import { ChargeAttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
+import { AttemptEntity, ChargeEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { inSpan, type Span } from '@app/observability';
 import { hasOpenReviewItem, openReviewItemsOfCharge } from '@app/review/items';
@@ -118,7 +118,7 @@ export class ChargesService {
     return this.db.transaction('REPEATABLE READ', async (em) => {
       const charge = await em.getRepository(ChargeEntity).findOneBy({ id: chargeId, ...(merchantId ? { merchantId } : {}) });
       if (!charge) throw new ChargeNotFoundError(chargeId);
-      const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
+      const attempts = await em.getRepository(AttemptEntity).find({ where: { chargeId, operation: 'charge' }, order: { createdAt: 'ASC' } });
       const reviewItems = await openReviewItemsOfCharge(em, chargeId);
       // The charge is in review while any of its own attempts has an item; a refund's item shows in the list.
       const chargeInReview = await hasOpenReviewItem(em, 'charge', chargeId);
@@ -127,6 +127,6 @@ export class ChargesService {
   }
 }
 
-function attemptAttributes(attempt: ChargeAttemptEntity): Record<string, string> {
+function attemptAttributes(attempt: AttemptEntity): Record<string, string> {
   return { 'charge_once.attempt_id': attempt.id, 'charge_once.provider': attempt.provider };
 }

@@ -5,7 +5,7 @@ export { migrateDatabase, revertLastMigration } from './migrate.js';
 export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.check.js';
 export { uniqueOrNull } from './savepoint.js';
 export { ChargeEntity } from './entities/charge.entity.js';
-export { ChargeAttemptEntity, type AttemptStatusColumn, type AttemptOperationColumn } from './entities/charge-attempt.entity.js';
+export { AttemptEntity, type AttemptStatusColumn, type AttemptOperationColumn } from './entities/attempt.entity.js';
 export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js';
 export { ProviderCallEntity } from './entities/provider-call.entity.js';
 export { ApiTokenEntity, type ApiRole, type ApiTokenSource } from './entities/api-token.entity.js';

@@ -18,7 +18,7 @@ export class OpenWorkGauges extends ScrapeTimeGauges {
         labelNames: ['status'],
         read: async () =>
           (await this.db.query<Array<{ status: string; n: number }>>(
-            `SELECT status, count(*)::int AS n FROM charge_attempts WHERE status IN ('pending','unknown') GROUP BY status`,
+            `SELECT status, count(*)::int AS n FROM attempts WHERE status IN ('pending','unknown') GROUP BY status`,
           )).map((row) => ({ labels: { status: row.status }, value: row.n })),
       },
       {
@@ -26,7 +26,7 @@ export class OpenWorkGauges extends ScrapeTimeGauges {
         help: 'How long the oldest unknown attempt has been unknown',
         read: async () => {
           const [row] = await this.db.query<Array<{ s: number | null }>>(
-            `SELECT extract(epoch FROM now() - min(unknown_since))::float8 AS s FROM charge_attempts WHERE status = 'unknown'`,
+            `SELECT extract(epoch FROM now() - min(unknown_since))::float8 AS s FROM attempts WHERE status = 'unknown'`,
           );
           return [{ value: row.s ?? 0 }];
         },

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptOpener, payloadHash } from '@app/attempts';
-import { ChargeAttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
+import { AttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { LedgerService } from '@app/ledger';
 import { AccountOwesError, PayoutCurrencyUnsupportedError } from './payouts.errors.js';
@@ -32,7 +32,7 @@ export class PayoutOpener {
     private readonly opener: AttemptOpener,
   ) {}
 
-  async create(account: LedgerAccountEntity, input: NewPayout, actor: string): Promise<{ payout: PayoutEntity; attempt: ChargeAttemptEntity }> {
+  async create(account: LedgerAccountEntity, input: NewPayout, actor: string): Promise<{ payout: PayoutEntity; attempt: AttemptEntity }> {
     const currency = account.currency.trim();
     if (currency !== 'brl') throw new PayoutCurrencyUnsupportedError(account.id, currency, this.pix.provider);
     return this.db.transaction(async (em) => {
@@ -59,9 +59,9 @@ export class PayoutOpener {
   }
 
   /** Its idempotency key is its own id: the transfer id derives from either. */
-  private encode(id: string, payout: PayoutEntity): ChargeAttemptEntity {
+  private encode(id: string, payout: PayoutEntity): AttemptEntity {
     const payload = this.pix.encodePixSend({ attemptId: id, amountCents: payout.amountCents, currency: payout.currency, payeePixKey: payout.pixKey, description: payout.description });
-    return Object.assign(new ChargeAttemptEntity(), {
+    return Object.assign(new AttemptEntity(), {
       id,
       chargeId: null,
       operation: 'payout',

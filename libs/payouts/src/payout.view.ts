@@ -1,4 +1,4 @@
-import type { ChargeAttemptEntity, PayoutEntity } from '@app/database';
+import type { AttemptEntity, PayoutEntity } from '@app/database';
 import { deriveRefundStatus, type RefundStatus } from '@app/refunds';
 
 /** The same statuses as a refund's, derived the same way from the attempts (money out has one lifecycle). */
@@ -33,7 +33,7 @@ export interface PayoutView {
   attempts: PayoutAttemptView[];
 }
 
-export function toPayoutView(payout: PayoutEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean, transferIdFor: (attemptId: string) => string): PayoutView {
+export function toPayoutView(payout: PayoutEntity, attempts: AttemptEntity[], hasOpenReviewItem: boolean, transferIdFor: (attemptId: string) => string): PayoutView {
   return {
     id: payout.id,
     accountId: payout.accountId,
@@ -49,7 +49,7 @@ export function toPayoutView(payout: PayoutEntity, attempts: ChargeAttemptEntity
       transferId: transferIdFor(a.id),
       provider: a.provider,
       status: a.status,
-      endToEndId: a.providerChargeId ?? a.lateExecutionEndToEndId,
+      endToEndId: a.providerRef ?? a.lateExecutionEndToEndId,
       lateExecutedAt: a.lateExecutedAt ? a.lateExecutedAt.toISOString() : null,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,

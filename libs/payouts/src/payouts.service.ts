@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
 import { merchantScope, type Actor } from '@app/auth';
-import { ChargeAttemptEntity, PayoutEntity } from '@app/database';
+import { AttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { hasOpenReviewItem } from '@app/review/items';
 import { AccountsService } from '@app/ledger';
@@ -48,7 +48,7 @@ export class PayoutsService {
 
   private async render(payoutId: string): Promise<PayoutView> {
     const payout = await this.db.getRepository(PayoutEntity).findOneByOrFail({ id: payoutId });
-    const attempts = await this.db.getRepository(ChargeAttemptEntity).find({ where: { payoutId, operation: 'payout' }, order: { createdAt: 'ASC' } });
+    const attempts = await this.db.getRepository(AttemptEntity).find({ where: { payoutId, operation: 'payout' }, order: { createdAt: 'ASC' } });
     const open = await hasOpenReviewItem(this.db.manager, 'payout', payoutId);
     return toPayoutView(payout, attempts, open, (id) => this.pix.transferIdFor(id));
   }

@@ -17,25 +17,25 @@ import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissi
 async function findSettleCandidates(client: PoolClient, scope: MatchScope): Promise<SettleCandidate[]> {
   const { rows } = await client.query<SettleCandidate>(
     `WITH settleable AS MATERIALIZED (
-       SELECT a.id, a.provider_charge_id, c.amount_cents, c.currency::text AS currency
-         FROM charge_attempts a
+       SELECT a.id, a.provider_ref, c.amount_cents, c.currency::text AS currency
+         FROM attempts a
          JOIN charges c ON c.id = a.charge_id
         WHERE a.provider = $1 AND a.operation = 'charge'
           AND (a.status = 'unknown'
-               OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge' AND ${isCapture('x')})))
+               OR (a.status = 'failed' AND NOT EXISTS (SELECT 1 FROM attempts x WHERE x.charge_id = a.charge_id AND x.operation = 'charge' AND ${isCapture('x')})))
      )
      SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.provider_charge_id AS "providerChargeId", s.line_id AS "lineId",
             s.amount_cents::float8 AS "amountCents", s.currency, s.created_at AS "createdAt"
        FROM settleable a
        JOIN LATERAL (
-         SELECT * FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id
+         SELECT * FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_ref
          UNION ALL
-         SELECT * FROM ${STAGING_TABLE} s WHERE a.provider_charge_id IS NULL AND s.attempt_ref = a.id
+         SELECT * FROM ${STAGING_TABLE} s WHERE a.provider_ref IS NULL AND s.attempt_ref = a.id
        ) s ON true
       WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL
         AND s.created_at >= $2 AND s.created_at < $3
         AND s.amount_cents = a.amount_cents AND s.currency = a.currency
-        AND NOT EXISTS (SELECT 1 FROM charge_attempts o WHERE o.provider_charge_id = s.provider_charge_id AND o.id <> a.id)
+        AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.provider_ref = s.provider_charge_id AND o.id <> a.id)
       ORDER BY a.id, s.created_at, s.line_id`,
     [scope.provider, scope.window.start, scope.window.end],
   );
@@ -57,14 +57,14 @@ async function recordChargeDivergences(client: PoolClient, scope: MatchScope): P
               c.id AS charge_id, c.amount_cents AS charge_amount, c.currency AS charge_currency,
               COALESCE(CASE WHEN ${isCapture('a')} THEN ${capturedProviderChargeId('a')} END, succ.provider_charge_id) AS succ_pci
          FROM ${STAGING_TABLE} s
-         LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
+         LEFT JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
          -- The lookups below run only for the few lines they concern (LIMIT keeps each a gated probe, not a hash of the
          -- whole table): by our attempt id when the intent is not ours, and the charge's capture when it is not the
          -- line's own attempt (a success, or a late capture of an attempt we had failed).
-         LEFT JOIN LATERAL (SELECT ar.id, ar.status, ar.charge_id FROM charge_attempts ar
+         LEFT JOIN LATERAL (SELECT ar.id, ar.status, ar.charge_id FROM attempts ar
                              WHERE a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge' LIMIT 1) ar ON true
          LEFT JOIN charges c ON c.id = COALESCE(a.charge_id, ar.charge_id, s.charge_ref)
-         LEFT JOIN LATERAL (SELECT ${capturedProviderChargeId('x')} AS provider_charge_id FROM charge_attempts x
+         LEFT JOIN LATERAL (SELECT ${capturedProviderChargeId('x')} AS provider_charge_id FROM attempts x
                              WHERE NOT (a.id IS NOT NULL AND ${isCapture('a')}) AND x.charge_id = c.id AND x.operation = 'charge' AND ${isCapture('x')}
                              LIMIT 1) succ ON true
         WHERE s.kind = 'charge' AND s.provider_charge_id IS NOT NULL AND s.created_at >= $4 AND s.created_at < $5
@@ -107,13 +107,13 @@ async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): P
   await recordMissingDivergences(
     client,
     scope,
-    `SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.charge_id AS owner_id, a.id AS attempt_id,
+    `SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_ref AS provider_charge_id, a.charge_id AS owner_id, a.id AS attempt_id,
             c.amount_cents, c.currency, a.created_at AS seen_at, NULL::text AS line_id,
             jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at) AS detail
-       FROM charge_attempts a
+       FROM attempts a
        JOIN charges c ON c.id = a.charge_id
       WHERE a.provider = $2 AND a.operation = 'charge' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
-        AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_charge_id AND s.kind = 'charge')`,
+        AND NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.provider_charge_id = a.provider_ref AND s.kind = 'charge')`,
     'charge_id',
   );
 }
@@ -127,8 +127,8 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
     `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, charge_id, amount_cents, currency, occurred_at, run_id)
      SELECT $2, s.line_id, s.kind, s.provider_charge_id, COALESCE(a.charge_id, ar.charge_id), s.amount_cents, s.currency, s.created_at, $1
        FROM ${STAGING_TABLE} s
-       LEFT JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
-       LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
+       LEFT JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
+       LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
       WHERE s.kind IN ('refund','dispute','dispute_reversal') AND s.created_at >= $3 AND s.created_at < $4
      ON CONFLICT (provider, line_id) DO NOTHING`,
     [scope.runId, scope.provider, scope.window.start, scope.window.end],

@@ -5,9 +5,9 @@ import { STAGING_TABLE } from './statement.staging.js';
 /**
  * Pix payouts: the provider's executed transfers (`payout` lines, negative: money that left) against our payout
  * attempts. A transfer belongs to the attempt that learnt its end-to-end id, else to the attempt its transfer id
- * names (idEnvio is the attempt id). The divergence kinds are the charges': `provider_only` is money sent with no
- * success of ours (the worst: a failed attempt released its reservation), `duplicate_charge` a transfer for a
- * payout that already succeeded through another transfer. Nothing is proposed automatically: money sent cannot be
+ * names (idEnvio is the attempt id). The divergence kinds read in money-out terms: `provider_only` is money sent
+ * with no success of ours (the worst: a failed attempt released its reservation), `duplicate_transfer` a transfer
+ * for a payout that already succeeded through another transfer. Nothing is proposed automatically: money sent cannot be
  * refunded by us, so the open divergence, and the review item the applier opens for a contradicted attempt, are
  * the finance team's to act on. Transfers in progress or not executed are staged as `other`: they moved no money.
  */
@@ -19,14 +19,14 @@ import { STAGING_TABLE } from './statement.staging.js';
 const transfersOfTheDay = (params: { provider: string; from: string; to: string }) => `
   SELECT s.line_id, s.provider_charge_id AS e2e, s.reference AS transfer_id, -s.amount_cents AS amount_cents, s.currency, s.created_at,
          COALESCE(ae.id, ar.id) AS attempt_id, COALESCE(ae.status, ar.status) AS attempt_status,
-         COALESCE(ae.provider_charge_id, ar.provider_charge_id) AS attempt_e2e,
+         COALESCE(ae.provider_ref, ar.provider_ref) AS attempt_e2e,
          p.id AS payout_id, p.amount_cents AS payout_amount, p.currency AS payout_currency,
-         succ.id AS succeeded_attempt_id, succ.provider_charge_id AS succeeded_e2e
+         succ.id AS succeeded_attempt_id, succ.provider_ref AS succeeded_e2e
     FROM ${STAGING_TABLE} s
-    LEFT JOIN charge_attempts ae ON ae.provider_charge_id = s.provider_charge_id AND ae.provider = ${params.provider} AND ae.operation = 'payout'
-    LEFT JOIN charge_attempts ar ON ae.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = ${params.provider} AND ar.operation = 'payout'
+    LEFT JOIN attempts ae ON ae.provider_ref = s.provider_charge_id AND ae.provider = ${params.provider} AND ae.operation = 'payout'
+    LEFT JOIN attempts ar ON ae.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = ${params.provider} AND ar.operation = 'payout'
     LEFT JOIN payouts p ON p.id = COALESCE(ae.payout_id, ar.payout_id)
-    LEFT JOIN charge_attempts succ ON succ.payout_id = p.id AND succ.operation = 'payout' AND succ.status = 'succeeded'
+    LEFT JOIN attempts succ ON succ.payout_id = p.id AND succ.operation = 'payout' AND succ.status = 'succeeded'
    WHERE s.kind = 'payout' AND s.created_at >= ${params.from} AND s.created_at < ${params.to}`;
 
 /**
@@ -80,7 +80,7 @@ async function recordTransferDivergences(client: PoolClient, scope: MatchScope):
                 WHEN is_the_success THEN
                   CASE WHEN currency <> payout_currency THEN 'currency_mismatch'
                        WHEN amount_cents <> payout_amount THEN 'amount_mismatch' ELSE 'matched' END
-                WHEN succeeded_attempt_id IS NOT NULL THEN 'duplicate_charge'
+                WHEN succeeded_attempt_id IS NOT NULL THEN 'duplicate_transfer'
                 WHEN attempt_status = 'unknown' AND currency <> payout_currency THEN 'currency_mismatch'
                 WHEN attempt_status = 'unknown' AND amount_cents <> payout_amount THEN 'amount_mismatch'
                 ELSE 'provider_only' END AS kind
@@ -99,16 +99,16 @@ async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): P
   await recordMissingDivergences(
     client,
     scope,
-    `SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, a.payout_id AS owner_id, a.id AS attempt_id,
+    `SELECT 'missing_at_provider' AS kind, a.id::text AS subject, a.provider_ref AS provider_charge_id, a.payout_id AS owner_id, a.id AS attempt_id,
             p.amount_cents, p.currency, a.created_at AS seen_at, NULL::text AS line_id,
             jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at,
                                'providerTransfer', (
                                  SELECT jsonb_build_object('lineId', o.line_id, 'transferId', o.reference, 'status', o.provider_status,
                                                            'amountCents', -o.amount_cents, 'requestedAt', o.created_at)
                                    FROM ${STAGING_TABLE} o
-                                  WHERE o.kind <> 'payout' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_charge_id)
+                                  WHERE o.kind <> 'payout' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_ref)
                                   ORDER BY o.created_at DESC, o.line_id LIMIT 1)) AS detail
-       FROM charge_attempts a
+       FROM attempts a
        JOIN payouts p ON p.id = a.payout_id
       WHERE a.provider = $2 AND a.operation = 'payout' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
         AND ${absentFromStatement('payout', 'provider_charge_id')}`,

@@ -27,10 +27,10 @@ export class ProposalProviderCheck {
   async run(proposal: RefundProposalEntity, actor: string): Promise<boolean> {
     const { provider, providerChargeId } = proposal;
     const [held] = await this.db.query<Array<{ id: string }>>(
-      `SELECT id FROM charge_attempts
+      `SELECT id FROM attempts
         WHERE operation = 'charge' AND provider = $1 AND status = 'failed'
-          AND (provider_charge_id = $2 OR late_capture_provider_charge_id = $2 OR charge_id = $3)
-        ORDER BY (provider_charge_id = $2 OR late_capture_provider_charge_id = $2) DESC LIMIT 1`,
+          AND (provider_ref = $2 OR late_capture_provider_charge_id = $2 OR charge_id = $3)
+        ORDER BY (provider_ref = $2 OR late_capture_provider_charge_id = $2) DESC LIMIT 1`,
       [provider, providerChargeId, proposal.chargeId],
     );
     if (!held) return false;
@@ -58,8 +58,8 @@ export class ProposalProviderCheck {
       ? await this.db.query<Array<{ id: string }>>(
           // Only while its charge has no capture: a charge captured by another provider charge makes this one a
           // duplicate, already before a person, and exactly what the proposal gives back.
-          `SELECT a.id FROM charge_attempts a WHERE a.id = $1 AND a.operation = 'charge' AND a.provider = $2 AND a.status = 'failed'
-              AND NOT EXISTS (SELECT 1 FROM charge_attempts c WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND ${isCapture('c')})`,
+          `SELECT a.id FROM attempts a WHERE a.id = $1 AND a.operation = 'charge' AND a.provider = $2 AND a.status = 'failed'
+              AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND ${isCapture('c')})`,
           [owner, provider],
         )
       : [];

@@ -20,9 +20,9 @@ export async function withRefundChargesLocked<T>(client: PoolClient, scope: Matc
          SELECT provider_charge_id, reference, attempt_ref FROM ${STAGING_TABLE} WHERE kind = 'refund' AND created_at >= $2 AND created_at < $3
        )
        SELECT c.id FROM charges c
-        WHERE c.id IN (SELECT a.charge_id FROM day_refunds s JOIN charge_attempts a ON a.provider_charge_id = s.provider_charge_id AND a.provider = $1
-                       UNION SELECT a.charge_id FROM day_refunds s JOIN charge_attempts a ON a.provider_charge_id = s.reference AND a.provider = $1
-                       UNION SELECT a.charge_id FROM day_refunds s JOIN charge_attempts a ON a.id = s.attempt_ref AND a.provider = $1)
+        WHERE c.id IN (SELECT a.charge_id FROM day_refunds s JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $1
+                       UNION SELECT a.charge_id FROM day_refunds s JOIN attempts a ON a.provider_ref = s.reference AND a.provider = $1
+                       UNION SELECT a.charge_id FROM day_refunds s JOIN attempts a ON a.id = s.attempt_ref AND a.provider = $1)
         ORDER BY c.id FOR UPDATE OF c`,
       [scope.provider, scope.window.start, scope.window.end],
     );

@@ -98,7 +98,7 @@ export class RefundProposalsService {
   private async refuseIfOurs(em: EntityManager, proposal: RefundProposalEntity, checked: boolean): Promise<string | null> {
     // Every charge involved is locked first, in id order, as every writer takes a charge before the provider charge.
     const [late] = await em.query<Array<{ charge_id: string }>>(
-      `SELECT charge_id FROM charge_attempts WHERE operation = 'charge' AND provider = $1 AND late_capture_provider_charge_id = $2`,
+      `SELECT charge_id FROM attempts WHERE operation = 'charge' AND provider = $1 AND late_capture_provider_charge_id = $2`,
       [proposal.provider, proposal.providerChargeId],
     );
     const charges = [...new Set([proposal.chargeId, late?.charge_id].filter((c): c is string => Boolean(c)))].sort();
@@ -110,12 +110,12 @@ export class RefundProposalsService {
     // open attempt of a charge that has no capture yet. Once the charge is captured by another provider charge, this
     // one can never be the charge's payment: a duplicate, refundable here.
     const [ours] = await em.query<Array<{ id: string; status: string; charge_id: string; late: boolean }>>(
-      `SELECT a.id, a.status, a.charge_id, a.late_capture_provider_charge_id IS NOT DISTINCT FROM $2 AS late FROM charge_attempts a
+      `SELECT a.id, a.status, a.charge_id, a.late_capture_provider_charge_id IS NOT DISTINCT FROM $2 AS late FROM attempts a
         WHERE a.operation = 'charge' AND a.provider = $1
           AND ((${isCapture('a')} AND ${capturedProviderChargeId('a')} = $2)
-               OR ((a.provider_charge_id = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
+               OR ((a.provider_ref = $2 OR (a.charge_id = $3 AND a.status IN ('pending', 'unknown')))
                    AND a.status <> 'failed'
-                   AND NOT EXISTS (SELECT 1 FROM charge_attempts c
+                   AND NOT EXISTS (SELECT 1 FROM attempts c
                                     WHERE c.charge_id = a.charge_id AND c.operation = 'charge' AND c.id <> a.id AND ${isCapture('c')})))
         LIMIT 1`,
       [proposal.provider, proposal.providerChargeId, proposal.chargeId],

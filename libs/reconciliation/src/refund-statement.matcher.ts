@@ -21,14 +21,14 @@ export async function findRefundSettleCandidates(client: PoolClient, scope: Matc
     `SELECT DISTINCT ON (a.id) a.id AS "attemptId", s.reference AS "providerChargeId", s.line_id AS "lineId",
             (-s.amount_cents)::float8 AS "amountCents", s.currency, s.created_at AS "createdAt",
             CASE WHEN a.status = 'unknown' THEN 'created' END AS "provesOnly"
-       FROM charge_attempts a
+       FROM attempts a
        JOIN refunds r ON r.id = a.refund_id
        JOIN ${STAGING_TABLE} s
-         ON s.kind = 'refund' AND (s.reference = a.provider_charge_id OR (a.provider_charge_id IS NULL AND s.attempt_ref = a.id))
+         ON s.kind = 'refund' AND (s.reference = a.provider_ref OR (a.provider_ref IS NULL AND s.attempt_ref = a.id))
       WHERE a.provider = $1 AND a.operation = 'refund' AND a.status IN ('unknown', 'failed')
         AND s.reference IS NOT NULL AND s.created_at >= $2 AND s.created_at < $3
         AND (a.status = 'failed' OR (-s.amount_cents = r.amount_cents AND s.currency = r.currency))
-        AND NOT EXISTS (SELECT 1 FROM charge_attempts o WHERE o.provider_charge_id = s.reference AND o.id <> a.id)
+        AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.provider_ref = s.reference AND o.id <> a.id)
         AND ${lineNotYetReviewed('a.id', 's.line_id')}
       ORDER BY a.id, s.created_at, s.line_id`,
     [scope.provider, scope.window.start, scope.window.end],
@@ -49,11 +49,11 @@ export async function recordRefundDivergences(client: PoolClient, scope: MatchSc
        SELECT s.line_id, s.reference, s.provider_charge_id AS payment_id, -s.amount_cents AS amount_cents, s.currency, s.created_at,
               COALESCE(a.id, ar.id) AS attempt_id, COALESCE(a.status, ar.status) AS attempt_status,
               r.id AS refund_id, r.amount_cents AS refund_amount, r.currency::text AS refund_currency,
-              COALESCE(r.charge_id, (SELECT p.charge_id FROM charge_attempts p
-                                      WHERE p.provider_charge_id = s.provider_charge_id AND p.provider = $2 AND p.operation = 'charge' LIMIT 1)) AS charge_id
+              COALESCE(r.charge_id, (SELECT p.charge_id FROM attempts p
+                                      WHERE p.provider_ref = s.provider_charge_id AND p.provider = $2 AND p.operation = 'charge' LIMIT 1)) AS charge_id
          FROM ${STAGING_TABLE} s
-         LEFT JOIN charge_attempts a ON a.provider_charge_id = s.reference AND a.provider = $2 AND a.operation = 'refund'
-         LEFT JOIN charge_attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'refund'
+         LEFT JOIN attempts a ON a.provider_ref = s.reference AND a.provider = $2 AND a.operation = 'refund'
+         LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'refund'
          LEFT JOIN refunds r ON r.id = COALESCE(a.refund_id, ar.refund_id)
         WHERE s.kind = 'refund' AND s.created_at >= $4 AND s.created_at < $5
      ), classified AS (
@@ -79,10 +79,10 @@ export async function recordRefundsMissingAtProvider(client: PoolClient, scope: 
   await recordMissingDivergences(
     client,
     scope,
-    `SELECT 'refund_missing_at_provider' AS kind, a.id::text AS subject, a.provider_charge_id, r.charge_id AS owner_id, a.id AS attempt_id,
+    `SELECT 'refund_missing_at_provider' AS kind, a.id::text AS subject, a.provider_ref AS provider_charge_id, r.charge_id AS owner_id, a.id AS attempt_id,
             r.amount_cents, r.currency::text AS currency, a.created_at AS seen_at, NULL::text AS line_id,
             jsonb_build_object('attemptCreatedAt', a.created_at, 'resolvedBy', a.resolved_by, 'resolvedAt', a.resolved_at, 'refundId', r.id) AS detail
-       FROM charge_attempts a
+       FROM attempts a
        JOIN refunds r ON r.id = a.refund_id
       WHERE a.provider = $2 AND a.operation = 'refund' AND a.status = 'succeeded' AND a.created_at >= $4 AND a.created_at < $5
         AND ${absentFromStatement('refund', 'reference')}`,

@@ -133,6 +133,6 @@ function stepParams(scope: MatchScope): unknown[] {
  * `idColumn`) or, when it learnt none, by our attempt id the line carries.
  */
 export function absentFromStatement(kind: 'payout' | 'refund', idColumn: 'provider_charge_id' | 'reference'): string {
-  return `NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = '${kind}' AND s.${idColumn} = a.provider_charge_id)
-          AND NOT (a.provider_charge_id IS NULL AND EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = '${kind}' AND s.attempt_ref = a.id))`;
+  return `NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = '${kind}' AND s.${idColumn} = a.provider_ref)
+          AND NOT (a.provider_ref IS NULL AND EXISTS (SELECT 1 FROM ${STAGING_TABLE} s WHERE s.kind = '${kind}' AND s.attempt_ref = a.id))`;
 }

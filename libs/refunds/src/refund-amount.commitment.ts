@@ -16,8 +16,8 @@ const PROVIDER_ONLY_REFUNDED = `COALESCE((
    WHERE d.charge_id = c.id
      AND (d.kind = 'refund_amount_mismatch'
           OR (d.kind = 'refund_provider_only'
-              AND NOT EXISTS (SELECT 1 FROM charge_attempts x
-                               WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_charge_id = d.provider_charge_id))))), 0)`;
+              AND NOT EXISTS (SELECT 1 FROM attempts x
+                               WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_ref = d.provider_charge_id))))), 0)`;
 
 /**
  * Under the charge row lock: succeeds only while open and succeeded refunds, plus what the provider refunded

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptOpener, capturedProviderChargeId, isCapture, payloadHash, type AttemptOwner, type OpenedAttempt } from '@app/attempts';
 import { ChargeNotFoundError } from '@app/charges';
-import { ChargeAttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
+import { AttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { commitRefundAmount } from './refund-amount.commitment.js';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
@@ -58,7 +58,7 @@ export class RefundOpener {
    * Creates the refund and its first attempt, already claimed for its first send. `within`: a caller's transaction
    * (a reviewer refunding a late capture, with the item's close), which then owns the commit.
    */
-  async create(input: NewRefund, actor: string, within?: EntityManager): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
+  async create(input: NewRefund, actor: string, within?: EntityManager): Promise<{ refund: RefundEntity; attempt: AttemptEntity }> {
     const run = async (em: EntityManager) => {
       const charge = await this.lockCharge(em, input.chargeId, input.merchantId);
       const target = { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) };
@@ -87,7 +87,7 @@ export class RefundOpener {
    * charge of ours, for the proposal's amount. It commits nothing against a charge; the unique proposal id
    * makes it the proposal's only refund, whoever else approves it.
    */
-  async openForProposal(em: EntityManager, proposal: ProposalToExecute, actor: string): Promise<{ refund: RefundEntity; attempt: ChargeAttemptEntity }> {
+  async openForProposal(em: EntityManager, proposal: ProposalToExecute, actor: string): Promise<{ refund: RefundEntity; attempt: AttemptEntity }> {
     const refund = Object.assign(new RefundEntity(), {
       id: randomUUID(),
       chargeId: null,
@@ -169,7 +169,7 @@ export class RefundOpener {
   private async capturedProviderCharge(em: EntityManager, chargeId: string): Promise<string> {
     const [captured] = await em.query<Array<{ provider_charge_id: string | null }>>(
       `SELECT ${capturedProviderChargeId('a')} AS provider_charge_id
-         FROM charge_attempts a
+         FROM attempts a
         WHERE a.charge_id = $1 AND a.operation = 'charge' AND ${isCapture('a')}`,
       [chargeId],
     );
@@ -178,7 +178,7 @@ export class RefundOpener {
   }
 
   /** A new key per attempt, never derived from the refund: a refused try must not be replayed forever. */
-  private encode(target: RefundTarget, refund: RefundEntity): ChargeAttemptEntity {
+  private encode(target: RefundTarget, refund: RefundEntity): AttemptEntity {
     const id = randomUUID();
     const payload = this.gateways.forAttempt(target.provider).port('refund').encodeRefund({
       attemptId: id,
@@ -188,7 +188,7 @@ export class RefundOpener {
       amountCents: refund.amountCents,
       currency: refund.currency,
     });
-    return Object.assign(new ChargeAttemptEntity(), {
+    return Object.assign(new AttemptEntity(), {
       id,
       chargeId: target.chargeId,
       operation: 'refund',

@@ -13,9 +13,9 @@ export async function refundSummariesOf(em: EntityManager, chargeId: string): Pr
   const rows = await em.query<Array<{ id: string; amount_cents: string; statuses: AttemptStatus[] | null; in_review: boolean }>>(
     `SELECT r.id, r.amount_cents,
             array_remove(array_agg(a.status ORDER BY a.created_at), NULL) AS statuses,
-            EXISTS (SELECT 1 FROM review_items ri JOIN charge_attempts x ON x.id = ri.attempt_id
+            EXISTS (SELECT 1 FROM review_items ri JOIN attempts x ON x.id = ri.attempt_id
                      WHERE x.refund_id = r.id AND ri.state <> 'closed') AS in_review
-       FROM refunds r LEFT JOIN charge_attempts a ON a.refund_id = r.id AND a.operation = 'refund'
+       FROM refunds r LEFT JOIN attempts a ON a.refund_id = r.id AND a.operation = 'refund'
       WHERE r.charge_id = $1
       GROUP BY r.id ORDER BY min(r.created_at), r.id`,
     [chargeId],

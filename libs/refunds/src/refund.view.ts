@@ -1,4 +1,4 @@
-import type { ChargeAttemptEntity, RefundEntity } from '@app/database';
+import type { AttemptEntity, RefundEntity } from '@app/database';
 import { deriveRefundStatus, type RefundStatus } from './rules/refund-status.js';
 
 export interface RefundAttemptView {
@@ -30,7 +30,7 @@ export interface RefundView {
   attempts: RefundAttemptView[];
 }
 
-export function toRefundView(refund: RefundEntity, attempts: ChargeAttemptEntity[], hasOpenReviewItem: boolean): RefundView {
+export function toRefundView(refund: RefundEntity, attempts: AttemptEntity[], hasOpenReviewItem: boolean): RefundView {
   return {
     id: refund.id,
     chargeId: refund.chargeId,
@@ -46,7 +46,7 @@ export function toRefundView(refund: RefundEntity, attempts: ChargeAttemptEntity
       idempotencyKey: a.idempotencyKey,
       provider: a.provider,
       status: a.status,
-      providerRefundId: a.providerChargeId,
+      providerRefundId: a.providerRef,
       httpAttempts: a.httpAttempts,
       lastError: a.lastError,
       createdAt: a.createdAt.toISOString(),

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
 import { hasOpenReviewItem } from '@app/review/items';
-import { ChargeAttemptEntity, RefundEntity } from '@app/database';
+import { AttemptEntity, RefundEntity } from '@app/database';
 import { RefundOpener, type NewRefund } from './refund-opener.service.js';
 import { toRefundView, type RefundView } from './refund.view.js';
 import { RefundNotFoundError } from './refunds.errors.js';
@@ -41,7 +41,7 @@ export class RefundsService {
     return this.db.transaction('REPEATABLE READ', async (em) => {
       const refund = await em.getRepository(RefundEntity).findOneBy({ id: refundId, ...(merchantId ? { merchantId } : {}) });
       if (!refund) throw new RefundNotFoundError(refundId);
-      const attempts = await em.getRepository(ChargeAttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
+      const attempts = await em.getRepository(AttemptEntity).find({ where: { refundId, operation: 'refund' }, order: { createdAt: 'ASC' } });
       return toRefundView(refund, attempts, await hasOpenReviewItem(em, 'refund', refundId));
     });
   }

@@ -43,7 +43,7 @@ export class OpenAttemptSweeper {
   /** The sender died mid-call: the request may have gone out, so the outcome is unknown. */
   private async expireLeases(): Promise<number> {
     const expired = await this.db.query<Array<{ id: string; http_attempts: number }>>(
-      `SELECT id, http_attempts FROM charge_attempts
+      `SELECT id, http_attempts FROM attempts
         WHERE status = 'pending' AND lease_expires_at < now() ORDER BY lease_expires_at LIMIT ${BATCH}`,
     );
     let moved = 0;
@@ -65,7 +65,7 @@ export class OpenAttemptSweeper {
 
   private async rescheduleResolutions(): Promise<number> {
     const unknown = await this.db.query<Array<{ id: string; provider: string; resolution_tries: number }>>(
-      `SELECT a.id, a.provider, a.resolution_tries FROM charge_attempts a
+      `SELECT a.id, a.provider, a.resolution_tries FROM attempts a
         WHERE a.status = 'unknown'
           -- A charge awaiting its payer is checked at its deadline, not every sweep (a lost reminder is recreated then).
           AND (a.awaiting_payment_until IS NULL OR a.awaiting_payment_until <= now())
@@ -78,7 +78,7 @@ export class OpenAttemptSweeper {
 
   private async resumeOrphanedSends(): Promise<number> {
     const orphans = await this.db.query<Array<{ id: string; http_attempts: number }>>(
-      `SELECT id, http_attempts FROM charge_attempts
+      `SELECT id, http_attempts FROM attempts
         WHERE status = 'pending' AND lease_expires_at IS NULL
           AND (next_send_at IS NULL OR next_send_at <= now())
           AND updated_at < now() - ${msInterval('$1')}

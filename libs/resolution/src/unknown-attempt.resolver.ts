@@ -64,7 +64,7 @@ export class UnknownAttemptResolver {
     // The window is measured from before the lookup left, by the database's clock, read with the attempt: a lookup
     // that took long (or waited for its slot) proves nothing about the time after this read.
     const [attempt] = await this.db.query<Array<ResolvingAttempt & { status: string; lookup_started_at: Date }>>(
-      `SELECT id, provider, status, clock_timestamp() AS lookup_started_at FROM charge_attempts WHERE id = $1`,
+      `SELECT id, provider, status, clock_timestamp() AS lookup_started_at FROM attempts WHERE id = $1`,
       [attemptId],
     );
     // A webhook, a second resolver or a person got there first: nothing left to do.
@@ -152,7 +152,7 @@ export class UnknownAttemptResolver {
       const [{ covered, created }] = await em.query<Array<{ covered: boolean; created: boolean }>>(
         `SELECT $2::timestamptz >= COALESCE(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')} AS covered,
                 COALESCE(last_error->>'reason' = 'created_not_final', false) AS created
-           FROM charge_attempts WHERE id = $1`,
+           FROM attempts WHERE id = $1`,
         [attemptId, lookupStartedAt, provableAfterMs],
       );
       if (!covered) return 'ask_again';

@@ -37,8 +37,8 @@ export class ChargeLookupQuery {
     const charges = await this.db.query<Row[]>(
       `WITH hits AS (
          SELECT id FROM charges WHERE id = $2::uuid OR order_id = $1 OR customer_id = $1
-         UNION SELECT charge_id FROM charge_attempts WHERE charge_id IS NOT NULL AND (provider_charge_id = $1 OR late_capture_provider_charge_id = $1)
-         UNION SELECT a.charge_id FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id WHERE a.charge_id IS NOT NULL AND r.decision_provider_charge_id = $1
+         UNION SELECT charge_id FROM attempts WHERE charge_id IS NOT NULL AND (provider_ref = $1 OR late_capture_provider_charge_id = $1)
+         UNION SELECT a.charge_id FROM review_items r JOIN attempts a ON a.id = r.attempt_id WHERE a.charge_id IS NOT NULL AND r.decision_provider_charge_id = $1
        )
        SELECT c.id, c.merchant_id AS "merchantId", m.name AS "merchantName", c.order_id AS "orderId", c.customer_id AS "customerId",
               c.amount_cents::float8 AS "amountCents", c.currency, c.provider, c.created_at AS "createdAt"
@@ -50,15 +50,15 @@ export class ChargeLookupQuery {
     const ids = page.map((c) => c.id as string);
     const [attempts, calls, refunds, reviewItems] = await Promise.all([
       this.db.query<Row[]>(
-        `SELECT id, charge_id AS "chargeId", operation, refund_id AS "refundId", provider, status, provider_charge_id AS "providerChargeId",
+        `SELECT id, charge_id AS "chargeId", operation, refund_id AS "refundId", provider, status, provider_ref AS "providerChargeId",
                 late_capture_provider_charge_id AS "lateCaptureProviderChargeId", idempotency_key AS "idempotencyKey", http_attempts AS "httpAttempts",
                 last_error AS "lastError", created_at AS "createdAt", unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
-           FROM charge_attempts WHERE charge_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+           FROM attempts WHERE charge_id = ANY($1::uuid[]) ORDER BY created_at, id`,
         [ids],
       ),
       this.db.query<Row[]>(
         `SELECT p.id, p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
-           FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY p.at, p.id`,
+           FROM provider_calls p JOIN attempts a ON a.id = p.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY p.at, p.id`,
         [ids],
       ),
       this.db.query<Row[]>(
@@ -69,7 +69,7 @@ export class ChargeLookupQuery {
       this.db.query<Row[]>(
         `SELECT r.id, a.charge_id AS "chargeId", r.attempt_id AS "attemptId", r.reason, r.state, r.decision, r.decided_by AS "decidedBy",
                 r.confirmed_by AS "confirmedBy", r.follow_up AS "followUp", r.created_at AS "openedAt", r.closed_at AS "closedAt"
-           FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
+           FROM review_items r JOIN attempts a ON a.id = r.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
         [ids],
       ),
     ]);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AttemptSender, capturedProviderChargeId, isCapture } from '@app/attempts';
-import type { ChargeAttemptEntity, ReviewFollowUp } from '@app/database';
+import type { AttemptEntity, ReviewFollowUp } from '@app/database';
 import { RefundOpener } from '@app/refunds';
 import type { ReviewItemRow } from './review-item.view.js';
 import { ReviewFollowUpMismatchError } from './review.errors.js';
@@ -24,16 +24,16 @@ export class LateCaptureFollowUp {
    * Inside the acknowledgement's transaction, after it locked the charge. Returns the refund attempt to send once
    * that transaction has committed, or null.
    */
-  async applyWithin(em: EntityManager, row: ReviewItemRow, followUp: ReviewFollowUp, refundProviderChargeId: string | null, actor: string): Promise<ChargeAttemptEntity | null> {
+  async applyWithin(em: EntityManager, row: ReviewItemRow, followUp: ReviewFollowUp, refundProviderChargeId: string | null, actor: string): Promise<AttemptEntity | null> {
     const [held] = await em.query<Array<{ late_capture_provider_charge_id: string | null; refundable: string | null }>>(
       `SELECT a.late_capture_provider_charge_id, c.amount_cents - c.refund_committed_cents AS refundable
-         FROM charge_attempts a LEFT JOIN charges c ON c.id = a.charge_id WHERE a.id = $1`,
+         FROM attempts a LEFT JOIN charges c ON c.id = a.charge_id WHERE a.id = $1`,
       [row.attempt_id],
     );
     // Any capture of this charge (late or not, by any of its attempts) is refunded through the charge, never a proposal.
     if (followUp === 'refund_needed' && refundProviderChargeId && row.charge_id) {
       const [own] = await em.query<Array<{ id: string }>>(
-        `SELECT a.id FROM charge_attempts a
+        `SELECT a.id FROM attempts a
           WHERE a.charge_id = $1 AND a.operation = 'charge' AND ${isCapture('a')} AND ${capturedProviderChargeId('a')} = $2`,
         [row.charge_id, refundProviderChargeId],
       );
@@ -58,7 +58,7 @@ export class LateCaptureFollowUp {
   }
 
   /** After the commit: the refund's first send, by the one sender (a failure to reach the provider is retried like any). */
-  async send(attempt: ChargeAttemptEntity | null, actor: string): Promise<void> {
+  async send(attempt: AttemptEntity | null, actor: string): Promise<void> {
     if (attempt) await this.sender.sendClaimed(attempt, actor);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, type ReviewFollowUp } from '@app/database';
+import { AttemptEntity, type ReviewFollowUp } from '@app/database';
 import { closeAcknowledged } from './items/acknowledge.close.js';
 import { LateCaptureFollowUp } from './late-capture.follow-up.js';
 import type { AttemptItemRow, ReviewItemView } from './review-item.view.js';
@@ -59,7 +59,7 @@ export class ReviewAcknowledgeDecision {
   }
 
   private async proveRefundable(row: AttemptItemRow, providerChargeId: string, actor: string) {
-    const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: row.attempt_id });
+    const attempt = await this.db.getRepository(AttemptEntity).findOneByOrFail({ id: row.attempt_id });
     return this.check.verifyRefundable(checkSubjectOf(row, attempt), providerChargeId, actor);
   }
 }

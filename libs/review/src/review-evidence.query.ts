@@ -80,27 +80,27 @@ export async function readReviewEvidence(em: EntityManager, owner: EvidenceOwner
 async function readAttemptsEvidence(em: EntityManager, ownerColumn: 'charge_id' | 'payout_id' | 'refund_id', ownerId: string): Promise<Pick<ReviewEvidence, 'attempts' | 'providerCalls' | 'transitions' | 'webhookEvents'>> {
   const [attempts, providerCalls, transitions, webhookEvents] = await Promise.all([
     em.query<Array<Record<string, unknown>>>(
-      `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_charge_id AS "providerChargeId", payload,
+      `SELECT id, idempotency_key AS "idempotencyKey", provider, status, provider_ref AS "providerChargeId", payload,
               payload_hash AS "payloadHash", http_attempts AS "httpAttempts", resolution_tries AS "resolutionTries",
               last_error AS "lastError", created_at AS "createdAt", last_sent_at AS "lastSentAt",
               unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
-         FROM charge_attempts WHERE ${ownerColumn} = $1 ORDER BY created_at, id`,
+         FROM attempts WHERE ${ownerColumn} = $1 ORDER BY created_at, id`,
       [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
-         FROM provider_calls p JOIN charge_attempts a ON a.id = p.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY p.at, p.id`,
+         FROM provider_calls p JOIN attempts a ON a.id = p.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY p.at, p.id`,
       [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT t.attempt_id AS "attemptId", t.at, t.from_status AS "from", t.to_status AS "to", t.cause, t.actor, t.detail
-         FROM attempt_transitions t JOIN charge_attempts a ON a.id = t.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY t.at, t.id`,
+         FROM attempt_transitions t JOIN attempts a ON a.id = t.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY t.at, t.id`,
       [ownerId],
     ),
     em.query<Array<Record<string, unknown>>>(
       `SELECT w.attempt_id AS "attemptId", w.received_at AS "receivedAt", w.event_id AS "eventId", w.type,
               w.provider_charge_id AS "providerChargeId", w.disposition, w.detail, w.payload
-         FROM webhook_events w JOIN charge_attempts a ON a.id = w.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY w.received_at, w.id`,
+         FROM webhook_events w JOIN attempts a ON a.id = w.attempt_id WHERE a.${ownerColumn} = $1 ORDER BY w.received_at, w.id`,
       [ownerId],
     ),
   ]);

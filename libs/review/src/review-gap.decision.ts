@@ -28,7 +28,7 @@ export class ReviewGapDecision {
     return this.db.transaction(async (em) => {
       if (followUp === 'no_action') {
         const [{ n }] = await em.query<Array<{ n: number }>>(
-          `SELECT count(*)::int AS n FROM charge_attempts
+          `SELECT count(*)::int AS n FROM attempts
             WHERE provider = $1 AND status IN ('succeeded', 'unknown') AND (created_at AT TIME ZONE $3)::date = $2::date`,
           [row.provider, row.gap_day, this.config.RECONCILIATION_TZ],
         );

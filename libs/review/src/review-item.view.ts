@@ -103,7 +103,7 @@ export const ITEM_SELECT = `
          to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
     FROM review_items r
     -- A reconciliation_gap item has no attempt: it is about gap_provider's gap_day.
-    LEFT JOIN charge_attempts a ON a.id = r.attempt_id
+    LEFT JOIN attempts a ON a.id = r.attempt_id
     LEFT JOIN charges c ON c.id = a.charge_id
     LEFT JOIN payouts p ON p.id = a.payout_id
     LEFT JOIN ledger_accounts la ON la.id = p.account_id

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptTransitionWriter } from '@app/attempts';
 import { AppConfig } from '@app/config';
-import { ChargeAttemptEntity, isUniqueViolation } from '@app/database';
+import { AttemptEntity, isUniqueViolation } from '@app/database';
 import { writeReviewAudit } from './items/review-audit.writer.js';
 import type { AttemptItemRow, ReviewItemView } from './review-item.view.js';
 import { claimLost, countDecision, stateChanged } from './review-decision.outcome.js';
@@ -45,13 +45,13 @@ export class ReviewMoneyDecision {
   ) {}
 
   async verify(row: AttemptItemRow, action: MoneyAction, providerChargeId: string | null, actor: string): Promise<ProviderEvidence> {
-    const attempt = await this.db.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: row.attempt_id });
+    const attempt = await this.db.getRepository(AttemptEntity).findOneByOrFail({ id: row.attempt_id });
     const subject = checkSubjectOf(row, attempt);
     try {
       if (action === 'failed') return await this.check.verifyFailed(subject, actor);
-      if (attempt.providerChargeId && attempt.providerChargeId !== providerChargeId) {
-        const why = `the provider already named ${attempt.providerChargeId} for this attempt, not ${providerChargeId}`;
-        throw new ReviewProviderEvidenceError('succeeded', why, { attemptProviderChargeId: attempt.providerChargeId });
+      if (attempt.providerRef && attempt.providerRef !== providerChargeId) {
+        const why = `the provider already named ${attempt.providerRef} for this attempt, not ${providerChargeId}`;
+        throw new ReviewProviderEvidenceError('succeeded', why, { attemptProviderChargeId: attempt.providerRef });
       }
       return await this.check.verifySucceeded(subject, providerChargeId!, actor);
     } catch (error) {
@@ -104,7 +104,7 @@ export class ReviewMoneyDecision {
         to: p.action,
         cause: 'reviewer',
         actor,
-        set: p.providerChargeId ? { providerChargeId: p.providerChargeId } : {},
+        set: p.providerChargeId ? { providerRef: p.providerChargeId } : {},
         detail: { reviewItemId: row.id, reason: p.reason, ...(p.from === 'awaiting_second' ? { decidedBy: row.decided_by, confirmedBy: actor } : {}) },
       },
       em,

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ProviderCallRecorder, loadAttemptTarget, lookupAtProvider, type AttemptTarget } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry, summariseLookup, summariseRetrieve, type RetrieveResult } from '@app/gateways';
-import { msInterval, type ChargeAttemptEntity } from '@app/database';
+import { msInterval, type AttemptEntity } from '@app/database';
 import type { AttemptItemRow } from './review-item.view.js';
 import { mayProveAbsence, verifyAbsence, verifyNamedCharge, type Verdict } from './rules/review-decision-rules.js';
 import { ReviewProviderEvidenceError, ReviewRefundUnprovenError } from './review.errors.js';
@@ -24,7 +24,7 @@ export interface CheckSubject {
 }
 
 /** The attempt a decision is about, as the provider check needs it: the item's row and the attempt's own record. */
-export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<ChargeAttemptEntity, 'createdAt' | 'providerChargeId'>): CheckSubject {
+export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<AttemptEntity, 'createdAt' | 'providerRef'>): CheckSubject {
   return {
     reviewItemId: row.id,
     attemptId: row.attempt_id,
@@ -34,7 +34,7 @@ export function checkSubjectOf(row: AttemptItemRow, attempt: Pick<ChargeAttemptE
     amountCents: Number(row.amount_cents),
     currency: row.currency,
     attemptCreatedAt: attempt.createdAt,
-    attemptProviderChargeId: attempt.providerChargeId,
+    attemptProviderChargeId: attempt.providerRef,
   };
 }
 
@@ -86,7 +86,7 @@ export class ReviewProviderCheck {
     if (result.kind === 'not_found') throw refuse('the provider has no such charge');
     if (result.charge.outcome !== 'succeeded') throw refuse(`the provider holds it as ${result.charge.outcome}, not captured: no money to give back`);
     const [ours] = subject.chargeId && result.charge.attemptId
-      ? await this.db.query<Array<{ id: string }>>(`SELECT id FROM charge_attempts WHERE id::text = $1 AND charge_id = $2`, [result.charge.attemptId, subject.chargeId])
+      ? await this.db.query<Array<{ id: string }>>(`SELECT id FROM attempts WHERE id::text = $1 AND charge_id = $2`, [result.charge.attemptId, subject.chargeId])
       : [];
     if (!ours) throw refuse(`it carries no reference of charge ${subject.chargeId} (reference ${result.charge.attemptId ?? 'none'})`);
     return { evidence, amountCents: result.charge.amountCents, currency: result.charge.currency };
@@ -134,7 +134,7 @@ export class ReviewProviderCheck {
               greatest(0, extract(epoch FROM ends - now()) * 1000)::float8 AS remaining_ms
          FROM (SELECT coalesce(last_send_ended_at, last_sent_at, created_at) AS sent,
                       coalesce(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$2')} AS ends
-                 FROM charge_attempts WHERE id = $1) g`,
+                 FROM attempts WHERE id = $1) g`,
       [attemptId, this.config.CONSISTENT_LOOKUP_GRACE_MS],
     );
     return {

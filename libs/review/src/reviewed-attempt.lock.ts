@@ -15,9 +15,9 @@ export interface ReviewedAttempt {
  */
 export async function lockReviewedAttempt(em: EntityManager, attemptId: string, graceMs: number, queriedAt: string | null = null): Promise<ReviewedAttempt> {
   const [row] = await em.query<ReviewedAttempt[]>(
-    `SELECT status, resolved_by, provider_charge_id,
+    `SELECT status, resolved_by, provider_ref AS provider_charge_id,
             coalesce($2::timestamptz >= coalesce(last_send_ended_at, last_sent_at, created_at) + ${msInterval('$3')}, false) AS queried_after_grace
-       FROM charge_attempts WHERE id = $1 FOR UPDATE`,
+       FROM attempts WHERE id = $1 FOR UPDATE`,
     [attemptId, queriedAt, graceMs],
   );
   return row;

@@ -7,7 +7,7 @@ export async function matchRefundAttempt(em: EntityManager, provider: string, re
   const byReference = isUuid(refund.attemptId) ? refund.attemptId : null;
   // Only this provider's attempts: an event of one provider never settles another provider's refund.
   const rows = await em.query<Array<{ id: string }>>(
-    `SELECT id FROM charge_attempts WHERE operation = 'refund' AND provider = $3 AND (id = $1 OR provider_charge_id = $2)
+    `SELECT id FROM attempts WHERE operation = 'refund' AND provider = $3 AND (id = $1 OR provider_ref = $2)
       ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
     [byReference, refund.providerRefundId, provider],
   );

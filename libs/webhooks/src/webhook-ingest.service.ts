@@ -155,8 +155,8 @@ export class WebhookIngestService {
   private async matchAttempt(em: EntityManager, provider: string, event: ProviderWebhookEvent): Promise<string | null> {
     const byReference = isUuid(event.attemptId) ? event.attemptId : null;
     const rows = await em.query<Array<{ id: string }>>(
-      `SELECT id FROM charge_attempts
-        WHERE provider = $3 AND (id = $1 OR provider_charge_id = $2 OR late_capture_provider_charge_id = $2)
+      `SELECT id FROM attempts
+        WHERE provider = $3 AND (id = $1 OR provider_ref = $2 OR late_capture_provider_charge_id = $2)
         ORDER BY (id = $1) DESC NULLS LAST LIMIT 1`,
       [byReference, event.providerChargeId, provider],
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttemptStatus } from './attempt-status.js';
 import { decideOpening } from './opening-decision.js';
 
-const a = (status: AttemptStatus, resolvedBy: string | null = null, recheckedAt: Date | null = null, lateCapturedAt: Date | null = null) => ({ status, providerChargeId: null, resolvedBy, recheckedAt, lateCapturedAt });
+const a = (status: AttemptStatus, resolvedBy: string | null = null, recheckedAt: Date | null = null, lateCapturedAt: Date | null = null) => ({ status, resolvedBy, recheckedAt, lateCapturedAt });
 const lateCaptured = (resolvedBy: string, recheckedAt: Date | null = null) => a('failed', resolvedBy, recheckedAt, new Date());
 
 describe('decideOpening', () => {

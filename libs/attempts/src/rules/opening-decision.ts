@@ -4,7 +4,6 @@ import { failedOnOurJudgement } from './provider-fact.js';
 
 interface OpeningAttempt {
   status: AttemptStatus;
-  providerChargeId: string | null;
   resolvedBy: string | null;
   recheckedAt: Date | null;
   /** The provider captured it after we had failed it (charge attempts only; absent elsewhere). */

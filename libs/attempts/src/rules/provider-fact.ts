@@ -41,7 +41,7 @@ export type FactDisposition =
  * is queried again before a new attempt opens. Whether it learned a provider id does not matter: a webhook can
  * teach one between the resolver's lookup and its transition, and re-checking a known id is one retrieve.
  */
-export function failedOnOurJudgement(attempt: AttemptRecord): boolean {
+export function failedOnOurJudgement(attempt: Pick<AttemptRecord, 'status' | 'resolvedBy'>): boolean {
   return attempt.status === 'failed' && (attempt.resolvedBy === 'resolver' || attempt.resolvedBy === 'reviewer');
 }
 

@@ -10,7 +10,7 @@ import { isCapture } from '../capture.sql.js';
 /** Returns the claim number (the new http_attempts), or null when someone else holds or owns the attempt. */
 export async function claimSend(db: DataSource, attemptId: string, leaseMs: number): Promise<number | null> {
   const rows = await db.query<[Array<{ http_attempts: number }>, number]>(
-    `UPDATE charge_attempts
+    `UPDATE attempts
         SET http_attempts = http_attempts + 1,
             lease_expires_at = now() + ${msInterval('$2')},
             last_sent_at = now(), updated_at = now()
@@ -18,8 +18,8 @@ export async function claimSend(db: DataSource, attemptId: string, leaseMs: numb
         AND (next_send_at IS NULL OR next_send_at <= now())
         -- Never a send for a charge the provider already captured through another attempt.
         AND (operation <> 'charge' OR NOT EXISTS (
-              SELECT 1 FROM charge_attempts x WHERE x.charge_id = charge_attempts.charge_id AND x.operation = 'charge'
-                 AND x.id <> charge_attempts.id AND ${isCapture('x')}))
+              SELECT 1 FROM attempts x WHERE x.charge_id = attempts.charge_id AND x.operation = 'charge'
+                 AND x.id <> attempts.id AND ${isCapture('x')}))
       RETURNING http_attempts`,
     [attemptId, leaseMs],
   );
@@ -32,7 +32,7 @@ export async function claimSend(db: DataSource, attemptId: string, leaseMs: numb
  */
 export async function releaseForRetry(em: EntityManager, attemptId: string, claimed: number, lastError: Record<string, unknown> | null, delayMs: number): Promise<boolean> {
   const [, affected] = await em.query<[unknown, number]>(
-    `UPDATE charge_attempts
+    `UPDATE attempts
         SET lease_expires_at = NULL, last_error = $3, last_send_ended_at = clock_timestamp(),
             next_send_at = now() + ${msInterval('$4')}, updated_at = now()
       WHERE id = $1 AND status = 'pending' AND http_attempts = $2`,
@@ -43,5 +43,5 @@ export async function releaseForRetry(em: EntityManager, attemptId: string, clai
 
 /** A late response: the send only ended now, so any grace still to run counts from here (never earlier than known). */
 export async function markSendEnded(em: EntityManager, attemptId: string): Promise<void> {
-  await em.query(`UPDATE charge_attempts SET last_send_ended_at = GREATEST(last_send_ended_at, clock_timestamp()) WHERE id = $1`, [attemptId]);
+  await em.query(`UPDATE attempts SET last_send_ended_at = GREATEST(last_send_ended_at, clock_timestamp()) WHERE id = $1`, [attemptId]);
 }

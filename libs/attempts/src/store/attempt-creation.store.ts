@@ -1,12 +1,12 @@
 import { EntityManager, type DataSource } from 'typeorm';
-import { ChargeAttemptEntity, isUniqueViolation, msInterval, preparedQuery } from '@app/database';
+import { AttemptEntity, isUniqueViolation, msInterval, preparedQuery } from '@app/database';
 import { ChargeAlreadyCapturedError } from '../attempts.errors.js';
 import { recordCreation } from './attempt-transition.store.js';
 
 /**
  * Creating an attempt: always already claimed for its first send (http_attempts = 1, a lease), with its key, exact
  * payload and creation audit row in one commit before any network I/O. The partial unique indexes
- * (`uq_charge_attempts_open_per_charge`, `..._per_refund`, `..._per_payout`) keep one open attempt per owner
+ * (`uq_attempts_open_per_charge`, `..._per_refund`, `..._per_payout`) keep one open attempt per owner
  * whoever inserts; under the owner's row lock they never fire, and when they do nothing is half written.
  */
 
@@ -19,7 +19,7 @@ import { recordCreation } from './attempt-transition.store.js';
  */
 export async function openClaimedChargeAttempt(
   runner: DataSource | EntityManager,
-  attempt: ChargeAttemptEntity,
+  attempt: AttemptEntity,
   knownAttempts: number,
   leaseMs: number,
   actor: string,
@@ -34,7 +34,7 @@ export async function openClaimedChargeAttempt(
     Object.assign(attempt, { status: 'pending', httpAttempts: 1, createdAt: row.created_at, operation: 'charge' });
     return true;
   } catch (error) {
-    if (isUniqueViolation(error, 'uq_charge_attempts_open_per_charge')) return false;
+    if (isUniqueViolation(error, 'uq_attempts_open_per_charge')) return false;
     const capturedBy = captureRefusal(error);
     if (capturedBy) throw new ChargeAlreadyCapturedError(attempt.chargeId!, capturedBy);
     throw error;
@@ -51,16 +51,16 @@ function captureRefusal(error: unknown): string | null {
  * A refund's or payout's attempt, in its opener's transaction under the owner's lock: insert, claim, audit row.
  * `openIndex` names the partial unique index that keeps one open attempt per owner (a violation throws, naming it).
  */
-export async function insertClaimedAttempt(em: EntityManager, attempt: ChargeAttemptEntity, opts: { openIndex: string; leaseMs: number; actor: string }): Promise<ChargeAttemptEntity> {
+export async function insertClaimedAttempt(em: EntityManager, attempt: AttemptEntity, opts: { openIndex: string; leaseMs: number; actor: string }): Promise<AttemptEntity> {
   const owner = attempt.refundId ?? attempt.payoutId ?? attempt.chargeId;
   try {
-    await em.insert(ChargeAttemptEntity, attempt);
+    await em.insert(AttemptEntity, attempt);
   } catch (error) {
     if (isUniqueViolation(error, opts.openIndex)) throw new Error(`${attempt.operation} ${owner} already has an open attempt`, { cause: error });
     throw error;
   }
   const [rows] = await em.query<[Array<{ created_at: Date; lease_expires_at: Date }>, number]>(
-    `UPDATE charge_attempts SET http_attempts = 1, last_sent_at = now(),
+    `UPDATE attempts SET http_attempts = 1, last_sent_at = now(),
             lease_expires_at = now() + ${msInterval('$2')}
       WHERE id = $1 RETURNING created_at, lease_expires_at`,
     [attempt.id, opts.leaseMs],

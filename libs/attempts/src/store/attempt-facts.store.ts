@@ -9,12 +9,12 @@ import type { EntityManager } from 'typeorm';
 
 /**
  * A capture of a charge attempt we had failed, once per attempt and provider charge
- * (`uq_charge_attempts_one_capture_per_charge` refuses a second success-bearing attempt of the charge). True when
+ * (`uq_attempts_one_capture_per_charge` refuses a second success-bearing attempt of the charge). True when
  * written (or already written with this provider charge).
  */
 export async function markLateCapture(em: EntityManager, attemptId: string, providerChargeId: string): Promise<boolean> {
   const [rows] = await em.query<[unknown[], number]>(
-    `UPDATE charge_attempts
+    `UPDATE attempts
         SET late_captured_at = COALESCE(late_captured_at, now()), late_capture_provider_charge_id = $2, updated_at = now()
       WHERE id = $1 AND operation = 'charge' AND status = 'failed'
         AND (late_capture_provider_charge_id IS NULL OR late_capture_provider_charge_id = $2)
@@ -32,7 +32,7 @@ export async function markLateCapture(em: EntityManager, attemptId: string, prov
 export async function parkOpenSiblings(em: EntityManager, chargeId: string, capturedBy: string, providerChargeId: string, source: { cause: string; actor: string }): Promise<void> {
   await em.query(
     `WITH parked AS (
-       UPDATE charge_attempts SET status = 'unknown', unknown_since = now(), next_send_at = NULL, updated_at = now()
+       UPDATE attempts SET status = 'unknown', unknown_since = now(), next_send_at = NULL, updated_at = now()
         WHERE charge_id = $1 AND operation = 'charge' AND id <> $2 AND status = 'pending' AND lease_expires_at IS NULL
         RETURNING id)
      INSERT INTO attempt_transitions (attempt_id, from_status, to_status, cause, actor, detail)
@@ -44,11 +44,11 @@ export async function parkOpenSiblings(em: EntityManager, chargeId: string, capt
 
 /**
  * A transfer executed for a payout attempt we had failed: once per transfer
- * (`uq_charge_attempts_late_execution_end_to_end_id`) and once per attempt. The payout's account, or null.
+ * (`uq_attempts_late_execution_end_to_end_id`) and once per attempt. The payout's account, or null.
  */
 export async function markLateExecution(em: EntityManager, attemptId: string, endToEndId: string): Promise<string | null> {
   const [rows] = await em.query<[Array<{ account_id: string }>, number]>(
-    `UPDATE charge_attempts a
+    `UPDATE attempts a
         SET late_executed_at = now(), late_execution_end_to_end_id = $2, updated_at = now()
        FROM payouts p
       WHERE a.id = $1 AND p.id = a.payout_id AND a.operation = 'payout' AND a.status = 'failed' AND a.late_execution_end_to_end_id IS NULL
@@ -60,10 +60,10 @@ export async function markLateExecution(em: EntityManager, attemptId: string, en
 
 /** Progress teaches the provider's id, once: never over another (its unique index finds a duplicate). */
 export async function teachProviderChargeId(em: EntityManager, attemptId: string, providerChargeId: string): Promise<void> {
-  await em.query(`UPDATE charge_attempts SET provider_charge_id = $2, updated_at = now() WHERE id = $1 AND provider_charge_id IS NULL`, [attemptId, providerChargeId]);
+  await em.query(`UPDATE attempts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL`, [attemptId, providerChargeId]);
 }
 
 /** A clean re-check of a failed attempt: it vouches, for a while, that this attempt created nothing. */
 export async function markRechecked(em: EntityManager, attemptId: string): Promise<void> {
-  await em.query(`UPDATE charge_attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attemptId]);
+  await em.query(`UPDATE attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attemptId]);
 }

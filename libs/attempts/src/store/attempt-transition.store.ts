@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { AttemptTransitionEntity, ChargeAttemptEntity, isUniqueViolation, preparedQuery } from '@app/database';
+import { AttemptTransitionEntity, AttemptEntity, isUniqueViolation, preparedQuery } from '@app/database';
 import type { AttemptStatus } from '../rules/attempt-status.js';
 import { isTerminal } from '../rules/attempt-status.js';
 import type { TransitionCause } from '../rules/attempt-state-machine.js';
@@ -17,7 +17,7 @@ export interface AttemptTransition {
   cause: TransitionCause;
   actor: string;
   /** Columns to write together with the status. */
-  set?: Partial<Pick<ChargeAttemptEntity, 'providerChargeId' | 'lastError'>>;
+  set?: Partial<Pick<AttemptEntity, 'providerRef' | 'lastError'>>;
   /** Only the process that holds the send claim numbered this may record its result. */
   expectHttpAttempts?: number;
   /** The sender recording its own response: the send ended now (the resolver's grace counts from here). */
@@ -44,14 +44,14 @@ export async function recordCreation(em: EntityManager, attemptId: string, actor
 /** The general form: the conditional update and its audit row; null when the guard matched nothing. */
 export async function transitionAttempt(em: EntityManager, t: AttemptTransition): Promise<TransitionedAttempt | null> {
   const terminal = isTerminal(t.to);
-  const { providerChargeId, ...otherColumns } = t.set ?? {};
+  const { providerRef, ...otherColumns } = t.set ?? {};
   const query = em
     .createQueryBuilder()
-    .update(ChargeAttemptEntity)
+    .update(AttemptEntity)
     .set({
       ...otherColumns,
       // Evidence is never erased: a result that names no provider charge keeps the one a webhook stored.
-      ...(providerChargeId ? { providerChargeId } : {}),
+      ...(providerRef ? { providerRef } : {}),
       status: t.to,
       leaseExpiresAt: null,
       nextSendAt: null,
@@ -65,7 +65,7 @@ export async function transitionAttempt(em: EntityManager, t: AttemptTransition)
     // Property names: TypeORM maps them to columns (raw rows are keyed by column name).
     .returning(['provider', 'unknownSince', 'operation', 'refundId', 'payoutId']);
   // Never swap one provider charge for another: that is a second charge for a person, not an update.
-  if (providerChargeId) query.andWhere('(provider_charge_id IS NULL OR provider_charge_id = :pcid)', { pcid: providerChargeId });
+  if (providerRef) query.andWhere('(provider_ref IS NULL OR provider_ref = :ref)', { ref: providerRef });
   if (t.expectHttpAttempts !== undefined) query.andWhere('http_attempts = :n', { n: t.expectHttpAttempts });
   if (t.expectLeaseExpired) query.andWhere('lease_expires_at < now()');
   const result = await query.execute();
@@ -81,9 +81,10 @@ export async function transitionAttempt(em: EntityManager, t: AttemptTransition)
   return (result.raw as TransitionedAttempt[])[0];
 }
 
+/** What the send wrote, under the attempt's own names (a caller merges it into the attempt it holds). */
 export interface SettledSend {
   status: 'succeeded' | 'failed' | 'unknown';
-  providerChargeId: string | null;
+  providerRef: string | null;
   lastError: object | null;
   resolvedAt: Date | null;
 }
@@ -100,34 +101,34 @@ export async function settleChargeSend(
   db: DataSource,
   s: { attemptId: string; claimed: number; to: SettledSend['status']; providerChargeId: string | null; lastError: object | null; actor: string; transitionDetail: object; call: { outcome: string; httpStatus: number | null; durationMs: number; detail: object } },
 ): Promise<SettledSend | null> {
-  const settle = preparedQuery<{ provider_charge_id: string | null; resolved_at: Date | null }>(
+  const settle = preparedQuery<{ provider_ref: string | null; resolved_at: Date | null }>(
     db,
     'hot_settle_charge_send',
     `WITH settled AS (
-       UPDATE charge_attempts
-          SET status = $3, provider_charge_id = COALESCE($4, provider_charge_id), last_error = $5,
+       UPDATE attempts
+          SET status = $3, provider_ref = COALESCE($4, provider_ref), last_error = $5,
               lease_expires_at = NULL, next_send_at = NULL, last_send_ended_at = clock_timestamp(),
               unknown_since = CASE WHEN $3 = 'unknown' THEN now() ELSE unknown_since END,
               resolved_at = CASE WHEN $3 IN ('succeeded', 'failed') THEN now() ELSE resolved_at END,
               resolved_by = CASE WHEN $3 IN ('succeeded', 'failed') THEN 'submit' ELSE resolved_by END,
               updated_at = now()
         WHERE id = $1 AND operation = 'charge' AND status = 'pending' AND http_attempts = $2
-          AND ($4::text IS NULL OR provider_charge_id IS NULL OR provider_charge_id = $4)
-        RETURNING id, provider_charge_id, resolved_at),
+          AND ($4::text IS NULL OR provider_ref IS NULL OR provider_ref = $4)
+        RETURNING id, provider_ref, resolved_at),
      transition AS (
        INSERT INTO attempt_transitions (attempt_id, from_status, to_status, cause, actor, detail)
        SELECT id, 'pending', $3, 'submit', $6, $7 FROM settled),
      evidence AS (
        INSERT INTO provider_calls (attempt_id, kind, outcome, http_status, duration_ms, detail)
        SELECT id, 'create', $8, $9, $10, $11 FROM settled)
-     SELECT provider_charge_id, resolved_at FROM settled`,
+     SELECT provider_ref, resolved_at FROM settled`,
     [s.attemptId, s.claimed, s.to, s.providerChargeId, s.lastError, s.actor, s.transitionDetail, s.call.outcome, s.call.httpStatus, Math.round(s.call.durationMs), s.call.detail],
   );
   // A success the charge cannot hold (another attempt captured meanwhile): nothing written; the full path takes the
   // fact to the applier, which keeps it for a person.
   const [row] = await settle.catch((error: unknown) => {
-    if (isUniqueViolation(error, 'uq_charge_attempts_one_capture_per_charge')) return [];
+    if (isUniqueViolation(error, 'uq_attempts_one_capture_per_charge')) return [];
     throw error;
   });
-  return row ? { status: s.to, providerChargeId: row.provider_charge_id, lastError: s.lastError, resolvedAt: row.resolved_at } : null;
+  return row ? { status: s.to, providerRef: row.provider_ref, lastError: s.lastError, resolvedAt: row.resolved_at } : null;
 }

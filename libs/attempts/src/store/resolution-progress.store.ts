@@ -11,7 +11,7 @@ import type { DataSource, EntityManager } from 'typeorm';
  */
 export async function countResolutionTry(db: DataSource, attemptId: string, lookupStartedAt: Date): Promise<{ tryNumber: number; msSinceSendEnded: number } | null> {
   const [rows] = await db.query<[Array<{ resolution_tries: number; ms_since_send_ended: number }>, number]>(
-    `UPDATE charge_attempts SET resolution_tries = resolution_tries + 1, updated_at = now()
+    `UPDATE attempts SET resolution_tries = resolution_tries + 1, updated_at = now()
       WHERE id = $1 AND status = 'unknown'
       RETURNING resolution_tries,
                 (EXTRACT(EPOCH FROM $2::timestamptz - COALESCE(last_send_ended_at, last_sent_at, created_at)) * 1000)::float8
@@ -28,8 +28,8 @@ export async function countResolutionTry(db: DataSource, attemptId: string, look
  */
 export async function markAwaitingPayment(em: EntityManager, attemptId: string, until: Date, providerChargeId: string): Promise<boolean> {
   const [, affected] = await em.query<[unknown[], number]>(
-    `UPDATE charge_attempts SET awaiting_payment_until = $2, resolution_tries = 0, updated_at = now()
-      WHERE id = $1 AND status = 'unknown' AND provider_charge_id = $3`,
+    `UPDATE attempts SET awaiting_payment_until = $2, resolution_tries = 0, updated_at = now()
+      WHERE id = $1 AND status = 'unknown' AND provider_ref = $3`,
     [attemptId, until, providerChargeId],
   );
   return affected === 1;

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 
 /** Audit trail: every status change of an attempt, who caused it and why. Append-only. */
 @Entity('attempt_transitions')
@@ -10,9 +10,9 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 export class AttemptTransitionEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint' }) id: string;
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
+  @ManyToOne(() => AttemptEntity, { nullable: false })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'attempt_transitions_attempt_id_fkey' })
-  attempt?: Relation<ChargeAttemptEntity>;
+  attempt?: Relation<AttemptEntity>;
   @Column('text', { name: 'from_status', nullable: true }) fromStatus: string | null;
   @Column('text', { name: 'to_status' }) toStatus: string;
   @Column('text') cause: string;

@@ -1,7 +1,7 @@
 import { ApiTokenEntity } from './api-token.entity.js';
 import { MerchantEntity } from './merchant.entity.js';
 import { AttemptTransitionEntity } from './attempt-transition.entity.js';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { IdempotencyRecordEntity } from './idempotency-record.entity.js';
 import { LedgerAccountEntity } from './ledger-account.entity.js';
@@ -23,7 +23,7 @@ export const ENTITIES = [
   ApiTokenEntity,
   MerchantEntity,
   AttemptTransitionEntity,
-  ChargeAttemptEntity,
+  AttemptEntity,
   ChargeEntity,
   IdempotencyRecordEntity,
   LedgerAccountEntity,

@@ -5,7 +5,7 @@ import { LedgerAccountEntity } from './ledger-account.entity.js';
 export type PixKeyTypeColumn = 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp';
 
 /**
- * Money out of a ledger account by Pix. Realised by attempts (`charge_attempts` rows with `operation = 'payout'`);
+ * Money out of a ledger account by Pix. Realised by attempts (`attempts` rows with `operation = 'payout'`);
  * the amount is reserved when an attempt opens, debited when it succeeds, released when it fails.
  */
 @Entity('payouts')

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 
 /** Evidence: every call made to a provider for an attempt and what it proved. Shown to reviewers. */
 @Entity('provider_calls')
@@ -7,9 +7,9 @@ import { ChargeAttemptEntity } from './charge-attempt.entity.js';
 export class ProviderCallEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint' }) id: string;
   @Column('uuid', { name: 'attempt_id' }) attemptId: string;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: false })
+  @ManyToOne(() => AttemptEntity, { nullable: false })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'provider_calls_attempt_id_fkey' })
-  attempt?: Relation<ChargeAttemptEntity>;
+  attempt?: Relation<AttemptEntity>;
   /** `create` or `lookup`. */
   @Column('text') kind: string;
   @Column('text') outcome: string;

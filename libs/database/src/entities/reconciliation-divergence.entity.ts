@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
 import { bigintNumber } from './bigint-number.transformer.js';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 import { ChargeEntity } from './charge.entity.js';
 import { PayoutEntity } from './payout.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
@@ -11,6 +11,7 @@ export type DivergenceKindColumn =
   | 'amount_mismatch'
   | 'currency_mismatch'
   | 'duplicate_charge'
+  | 'duplicate_transfer'
   | 'refund_provider_only'
   | 'refund_missing_at_provider'
   | 'refund_amount_mismatch';
@@ -26,7 +27,7 @@ export type DivergenceKindColumn =
 @Index('ix_reconciliation_divergences_refund_charge', ['chargeId'], { where: "kind IN ('refund_provider_only', 'refund_amount_mismatch')" })
 @Check(
   'reconciliation_divergences_kind_check',
-  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
+  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge','duplicate_transfer', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
 )
 @Check('reconciliation_divergences_status_check', `status IN ('open','acknowledged')`)
 @Check('reconciliation_divergences_owner_check', `charge_id IS NULL OR payout_id IS NULL`)
@@ -52,9 +53,9 @@ export class ReconciliationDivergenceEntity {
   @JoinColumn({ name: 'payout_id', foreignKeyConstraintName: 'reconciliation_divergences_payout_id_fkey' })
   payout?: Relation<PayoutEntity>;
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
+  @ManyToOne(() => AttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'reconciliation_divergences_attempt_id_fkey' })
-  attempt?: Relation<ChargeAttemptEntity>;
+  attempt?: Relation<AttemptEntity>;
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
   @Column('jsonb') detail: object;

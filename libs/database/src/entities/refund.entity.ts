@@ -5,7 +5,7 @@ import { MerchantEntity } from './merchant.entity.js';
 import { RefundProposalEntity } from './refund-proposal.entity.js';
 
 /**
- * Money going back for part or all of a succeeded charge. Realised by attempts (`charge_attempts` rows with
+ * Money going back for part or all of a succeeded charge. Realised by attempts (`attempts` rows with
  * `operation = 'refund'`); its amount is committed on the charge row when it is created and released once,
  * when its attempt is finally failed (`released_at`).
  */

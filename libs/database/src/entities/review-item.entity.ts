@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn, type Relation } from 'typeorm';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 
 /** open → claimed (one reviewer, expires) → closed, or → awaiting_second (four-eyes) → closed | open. */
 export type ReviewItemState = 'open' | 'claimed' | 'awaiting_second' | 'closed';
@@ -35,9 +35,9 @@ export class ReviewItemEntity {
   @PrimaryColumn('uuid') id: string;
   /** Null only for a `reconciliation_gap` item, which is about `gapProvider`'s `gapDay` instead. */
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
+  @ManyToOne(() => AttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'review_items_attempt_id_fkey' })
-  attempt?: Relation<ChargeAttemptEntity>;
+  attempt?: Relation<AttemptEntity>;
   @Column('text', { name: 'gap_provider', nullable: true }) gapProvider: string | null;
   /** 'YYYY-MM-DD' in RECONCILIATION_TZ: the day that left the catch-up window with no succeeded run. */
   @Column('date', { name: 'gap_day', nullable: true }) gapDay: string | null;

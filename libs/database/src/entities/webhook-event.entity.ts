@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import { ChargeAttemptEntity } from './charge-attempt.entity.js';
+import { AttemptEntity } from './attempt.entity.js';
 
 /** Every provider event received, once per provider event id; kept as evidence whatever it did. */
 @Entity('webhook_events')
@@ -12,9 +12,9 @@ export class WebhookEventEntity {
   @Column('text', { name: 'event_id' }) eventId: string;
   @Column('text') type: string;
   @Column('uuid', { name: 'attempt_id', nullable: true }) attemptId: string | null;
-  @ManyToOne(() => ChargeAttemptEntity, { nullable: true })
+  @ManyToOne(() => AttemptEntity, { nullable: true })
   @JoinColumn({ name: 'attempt_id', foreignKeyConstraintName: 'webhook_events_attempt_id_fkey' })
-  attempt?: Relation<ChargeAttemptEntity>;
+  attempt?: Relation<AttemptEntity>;
   @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
   /** applied | no_change | flagged | unmatched */
   @Column('text') disposition: string;

@@ -1,7 +1,8 @@
 /**
  * What a reconciliation can find, worst first. `provider_only`: money taken at the provider with no
  * succeeded attempt of ours. `duplicate_charge`: a second provider charge for a charge that already
- * succeeded (across all its attempts). `missing_at_provider`: our success absent from its day's statement.
+ * succeeded (across all its attempts); `duplicate_transfer`, its money-out twin: a second transfer for a payout
+ * that already succeeded. `missing_at_provider`: our success absent from its day's statement.
  * The mismatches: the provider took a different amount or currency than the charge asked for.
  * The refund kinds say the same of money given back: a refund at the provider with no succeeded refund attempt
  * of ours (none, or one we recorded as failed or unknown), our succeeded refund absent from the statement, and a
@@ -10,6 +11,7 @@
 export const DIVERGENCE_KINDS = [
   'provider_only',
   'duplicate_charge',
+  'duplicate_transfer',
   'missing_at_provider',
   'amount_mismatch',
   'currency_mismatch',

@@ -26,7 +26,7 @@ export async function openGapReviewItems(em: EntityManager, gap: GapWindow): Pro
   const rows = await em.query<Array<{ day: string }>>(
     `WITH first_seen AS (
        SELECT least((SELECT min(day) FROM reconciliation_runs WHERE provider = $1),
-                    (SELECT (min(created_at) AT TIME ZONE $4)::date FROM charge_attempts WHERE provider = $1 AND status = 'succeeded')) AS day)
+                    (SELECT (min(created_at) AT TIME ZONE $4)::date FROM attempts WHERE provider = $1 AND status = 'succeeded')) AS day)
      INSERT INTO review_items (id, reason, state, gap_provider, gap_day, evidence)
      SELECT gen_random_uuid(), 'reconciliation_gap', 'open', $1, d::date,
             jsonb_build_object('provider', $1::text, 'day', d::date, 'runs',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AttemptTransitionEntity, ChargeAttemptEntity, ProviderCallEntity } from '@app/database';
+import { AttemptTransitionEntity, AttemptEntity, ProviderCallEntity } from '@app/database';
 import { writeReviewAudit } from './review-audit.writer.js';
 
 const logger = new Logger('ReviewItems');
@@ -50,7 +50,7 @@ export async function openReviewItem(em: EntityManager, attemptId: string, reaso
 }
 
 async function gatherEvidence(em: EntityManager, attemptId: string): Promise<Record<string, unknown>> {
-  const attempt = await em.getRepository(ChargeAttemptEntity).findOneByOrFail({ id: attemptId });
+  const attempt = await em.getRepository(AttemptEntity).findOneByOrFail({ id: attemptId });
   const calls = await em.getRepository(ProviderCallEntity).find({ where: { attemptId }, order: { at: 'ASC' } });
   const transitions = await em.getRepository(AttemptTransitionEntity).find({ where: { attemptId }, order: { at: 'ASC' } });
   return {
@@ -60,7 +60,7 @@ async function gatherEvidence(em: EntityManager, attemptId: string): Promise<Rec
       idempotencyKey: attempt.idempotencyKey,
       provider: attempt.provider,
       status: attempt.status,
-      providerChargeId: attempt.providerChargeId,
+      providerChargeId: attempt.providerRef,
       httpAttempts: attempt.httpAttempts,
       resolutionTries: attempt.resolutionTries,
       createdAt: attempt.createdAt,

@@ -8,7 +8,7 @@ const OWNER_COLUMN = { charge: 'charge_id', refund: 'refund_id', payout: 'payout
  */
 export async function hasOpenReviewItem(em: EntityManager, operation: keyof typeof OWNER_COLUMN, ownerId: string): Promise<boolean> {
   const [{ open }] = await em.query<Array<{ open: boolean }>>(
-    `SELECT EXISTS (SELECT 1 FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
+    `SELECT EXISTS (SELECT 1 FROM review_items r JOIN attempts a ON a.id = r.attempt_id
                      WHERE a.${OWNER_COLUMN[operation]} = $1 AND a.operation = $2 AND r.state <> 'closed') AS open`,
     [ownerId, operation],
   );
@@ -25,7 +25,7 @@ export interface ChargeReviewItem {
 export async function openReviewItemsOfCharge(em: EntityManager, chargeId: string): Promise<ChargeReviewItem[]> {
   return em.query<ChargeReviewItem[]>(
     `SELECT r.id, r.reason, CASE WHEN r.state = 'claimed' AND r.claim_expires_at <= now() THEN 'open' ELSE r.state END AS state
-       FROM review_items r JOIN charge_attempts a ON a.id = r.attempt_id
+       FROM review_items r JOIN attempts a ON a.id = r.attempt_id
       WHERE a.charge_id = $1 AND r.state <> 'closed' ORDER BY r.created_at, r.id`,
     [chargeId],
   );

@@ -39,10 +39,10 @@ export const DIVERGENCES = {
   refund_amount_mismatch: 'Refunded amount differs from our refund',
 };
 
-/** The same kinds, read in a payout gateway's sent-Pix statement: money that left, not money taken. */
+/** The kinds a payout gateway's sent-Pix statement yields: money that left, not money taken. */
 export const PAYOUT_DIVERGENCES = {
   provider_only: 'Pix sent at the provider with no payout of ours that succeeded',
-  duplicate_charge: 'A second Pix sent for one of our payouts',
+  duplicate_transfer: 'A second Pix sent for one of our payouts',
   missing_at_provider: 'Our sent payout the provider does not show as executed',
   amount_mismatch: 'Amount sent differs from our payout',
   currency_mismatch: 'Currency sent differs from our payout',

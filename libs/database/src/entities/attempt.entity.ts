@@ -8,59 +8,59 @@ export type AttemptStatusColumn = 'pending' | 'succeeded' | 'failed' | 'unknown'
 export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 
 /**
- * One effort to realise a charge at one provider with its own idempotency key. The partial unique
- * index is the only thing that guarantees one open attempt per charge across processes.
+ * One effort to realise an operation (a charge, a refund or a payout) at one provider with its own idempotency
+ * key. The partial unique indexes are the only thing that guarantees one open attempt per owner across processes.
  */
-@Entity('charge_attempts')
-@Unique('UQ_charge_attempts_idempotency_key', ['idempotencyKey'])
-@Unique('UQ_charge_attempts_provider_charge_id', ['providerChargeId'])
-@Index('uq_charge_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'charge'` })
+@Entity('attempts')
+@Unique('UQ_attempts_idempotency_key', ['idempotencyKey'])
+@Unique('UQ_attempts_provider_ref', ['providerRef'])
+@Index('uq_attempts_open_per_charge', ['chargeId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'charge'` })
 // One success-bearing attempt per charge: a success, or a failed attempt the provider captured late.
-@Index('uq_charge_attempts_one_capture_per_charge', ['chargeId'], { unique: true, where: `"operation" = 'charge' AND ("status" = 'succeeded' OR "late_captured_at" IS NOT NULL)` })
-@Index('uq_charge_attempts_late_capture_provider_charge_id', ['lateCaptureProviderChargeId'], { unique: true, where: `"late_capture_provider_charge_id" IS NOT NULL` })
-@Index('uq_charge_attempts_late_execution_end_to_end_id', ['provider', 'lateExecutionEndToEndId'], { unique: true, where: `"late_execution_end_to_end_id" IS NOT NULL` })
-@Index('uq_charge_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
-@Index('uq_charge_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
-@Index('uq_charge_attempts_open_per_payout', ['payoutId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'payout'` })
-@Index('uq_charge_attempts_one_success_per_payout', ['payoutId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'payout'` })
-@Index('ix_charge_attempts_payout', ['payoutId', 'createdAt'], { where: `payout_id IS NOT NULL` })
-@Index('ix_charge_attempts_charge', ['chargeId', 'createdAt'])
-@Index('ix_charge_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
-@Index('ix_charge_attempts_succeeded_created', ['provider', 'createdAt'], { where: `status = 'succeeded'` })
-@Check('charge_attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
-@Check('charge_attempts_operation_check', `operation IN ('charge','refund','payout')`)
-@Check('charge_attempts_owner_check', `(operation = 'charge' AND charge_id IS NOT NULL AND payout_id IS NULL) OR (operation = 'refund' AND payout_id IS NULL) OR (operation = 'payout' AND payout_id IS NOT NULL AND charge_id IS NULL)`)
+@Index('uq_attempts_one_capture_per_charge', ['chargeId'], { unique: true, where: `"operation" = 'charge' AND ("status" = 'succeeded' OR "late_captured_at" IS NOT NULL)` })
+@Index('uq_attempts_late_capture_provider_charge_id', ['lateCaptureProviderChargeId'], { unique: true, where: `"late_capture_provider_charge_id" IS NOT NULL` })
+@Index('uq_attempts_late_execution_end_to_end_id', ['provider', 'lateExecutionEndToEndId'], { unique: true, where: `"late_execution_end_to_end_id" IS NOT NULL` })
+@Index('uq_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
+@Index('uq_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
+@Index('uq_attempts_open_per_payout', ['payoutId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'payout'` })
+@Index('uq_attempts_one_success_per_payout', ['payoutId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'payout'` })
+@Index('ix_attempts_payout', ['payoutId', 'createdAt'], { where: `payout_id IS NOT NULL` })
+@Index('ix_attempts_charge', ['chargeId', 'createdAt'])
+@Index('ix_attempts_open', ['status', 'updatedAt'], { where: `status IN ('pending','unknown')` })
+@Index('ix_attempts_succeeded_created', ['provider', 'createdAt'], { where: `status = 'succeeded'` })
+@Check('attempts_status_check', `status IN ('pending','succeeded','failed','unknown')`)
+@Check('attempts_operation_check', `operation IN ('charge','refund','payout')`)
+@Check('attempts_owner_check', `(operation = 'charge' AND charge_id IS NOT NULL AND payout_id IS NULL) OR (operation = 'refund' AND payout_id IS NULL) OR (operation = 'payout' AND payout_id IS NOT NULL AND charge_id IS NULL)`)
 @Check(
-  'charge_attempts_late_capture_check',
+  'attempts_late_capture_check',
   `(late_captured_at IS NULL AND late_capture_provider_charge_id IS NULL) OR (late_captured_at IS NOT NULL AND late_capture_provider_charge_id IS NOT NULL AND status = 'failed' AND operation = 'charge')`,
 )
 @Check(
-  'charge_attempts_late_execution_check',
+  'attempts_late_execution_check',
   `(late_executed_at IS NULL) = (late_execution_end_to_end_id IS NULL) AND (late_executed_at IS NULL OR (status = 'failed' AND operation = 'payout'))`,
 )
-@Check('charge_attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_charge_id IS NOT NULL)`)
-@Check('charge_attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
-export class ChargeAttemptEntity {
+@Check('attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_ref IS NOT NULL)`)
+@Check('attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
+export class AttemptEntity {
   @PrimaryColumn('uuid') id: string;
   /** Null for a payout attempt, and for the refund attempt of an executed proposal (no charge of ours). */
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
-  @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'charge_attempts_charge_id_fkey' })
+  @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'attempts_charge_id_fkey' })
   charge?: Relation<ChargeEntity>;
   /** A refund attempt's `charge_id` is the charge it refunds. */
   @Column('text', { default: 'charge' }) operation: AttemptOperationColumn;
   @Column('uuid', { name: 'refund_id', nullable: true }) refundId: string | null;
   @ManyToOne(() => RefundEntity, { nullable: true })
-  @JoinColumn({ name: 'refund_id', foreignKeyConstraintName: 'charge_attempts_refund_id_fkey' })
+  @JoinColumn({ name: 'refund_id', foreignKeyConstraintName: 'attempts_refund_id_fkey' })
   refund?: Relation<RefundEntity>;
   @Column('uuid', { name: 'payout_id', nullable: true }) payoutId: string | null;
   @ManyToOne(() => PayoutEntity, { nullable: true })
-  @JoinColumn({ name: 'payout_id', foreignKeyConstraintName: 'charge_attempts_payout_id_fkey' })
+  @JoinColumn({ name: 'payout_id', foreignKeyConstraintName: 'attempts_payout_id_fkey' })
   payout?: Relation<PayoutEntity>;
   @Column('uuid', { name: 'idempotency_key' }) idempotencyKey: string;
   @Column('text') provider: string;
   @Column('text') status: AttemptStatusColumn;
-  @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
+  @Column('text', { name: 'provider_ref', nullable: true }) providerRef: string | null;
   /** The exact bytes sent, so a resend after a deploy cannot burn the key with a changed body. */
   @Column('text') payload: string;
   @Column('char', { name: 'payload_hash', length: 64 }) payloadHash: string;
