@@ -16,7 +16,7 @@ describe('tracing at shutdown', () => {
   });
   afterAll(async () => receiver?.close());
 
-  it('exports the spans still batched when the api stops', async () => {
+  it('exports the spans still batched when the api stops, with no webhook secret in them', async () => {
     const port = await freePortNumber();
     const token = `trace-${randomUUID()}`;
     const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
@@ -36,11 +36,17 @@ describe('tracing at shutdown', () => {
     await waitFor(() => fetch(`${url}/health`).then((r) => r.status).catch(() => 0), (s) => s === 200, 30_000, 'the api /health');
     const missing = randomUUID();
     expect((await fetch(`${url}/charges/${missing}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    // Efí authenticates its webhook with a secret in the query: the request's span must not carry it.
+    const hmac = `hmac-secret-${randomUUID()}`;
+    await fetch(`${url}/webhooks/efi/pix?hmac=${hmac}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(receiver.spans.filter((s) => s.name.startsWith('GET'))).toEqual([]);
 
     child.kill('SIGTERM');
     await exited;
     const served = receiver.spans.filter((s) => s.name.startsWith('GET') && JSON.stringify(s).includes(missing));
     expect(served.length).toBeGreaterThanOrEqual(1);
+    const webhook = receiver.spans.filter((s) => s.name.startsWith('POST') && JSON.stringify(s).includes('/webhooks/efi'));
+    expect(webhook.length).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(receiver.spans)).not.toContain(hmac);
   }, 60_000);
 });

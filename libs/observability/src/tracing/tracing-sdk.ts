@@ -8,6 +8,9 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
+/** The instrumentation's own default list (cloud signatures and keys), plus ours. */
+const REDACTED_QUERY_PARAMS = ['hmac', 'sig', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'];
+
 /** Scrapes and probes: every few seconds, nothing to follow. */
 const UNTRACED_PATHS = new Set(['/health', '/metrics']);
 
@@ -26,7 +29,11 @@ export function startTracingSdk(settings: { endpoint: string; serviceName: strin
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
+        // Efí's webhook URL carries its secret as `hmac` (logs already drop webhook queries); the rest are the defaults.
+        redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
+      }),
       new PgInstrumentation({ requireParentSpan: true }),
       // The command's name only: its arguments carry job data and keys, which a trace backend has no need to keep.
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
