@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AttemptSettlementHooks, type LateDebit, type PayoutSettlementHook } from '@app/attempts';
 import { LedgerService, ReservationNotReleasedError, ReservationSettledError } from '@app/ledger';
@@ -11,14 +11,14 @@ import { LedgerService, ReservationNotReleasedError, ReservationSettledError } f
  * gets here per attempt. Registered with the attempts at boot, so attempts never import the ledger.
  */
 @Injectable()
-export class PayoutSettlement implements PayoutSettlementHook, OnModuleInit {
+export class PayoutSettlement implements PayoutSettlementHook {
   constructor(
-    private readonly hooks: AttemptSettlementHooks,
+    hooks: AttemptSettlementHooks,
     private readonly ledger: LedgerService,
-  ) {}
-
-  onModuleInit(): void {
-    this.hooks.registerPayout(this);
+  ) {
+    // In the constructor, not onModuleInit: Bull's global module starts the processors in its own init hook, which
+    // may run first, and a payout job ending before registration would roll back a transfer's recorded answer.
+    hooks.registerPayout(this);
   }
 
   async settleReservation(em: EntityManager, attemptId: string, payoutId: string, to: 'succeeded' | 'failed'): Promise<void> {

@@ -11,7 +11,7 @@ type ReminderOptions = JobOptions & { jobId: string };
  */
 export async function addUnlessLive<T>(queue: Queue<T>, data: T, options: ReminderOptions): Promise<void> {
   const { jobId } = options;
-  const [[, exists], ...where] = (await queue.client
+  const replies = (await queue.client
     .multi()
     .exists(queue.toKey(jobId))
     .zscore(queue.toKey('delayed'), jobId)
@@ -19,6 +19,9 @@ export async function addUnlessLive<T>(queue: Queue<T>, data: T, options: Remind
     .lpos(queue.toKey('wait'), jobId)
     .lpos(queue.toKey('paused'), jobId)
     .exec()) as Array<[Error | null, unknown]>;
+  // A command Redis refused (LPOS needs 6.0.6) proves nothing: take the job for live rather than add it twice.
+  if (replies.some(([error]) => error)) return;
+  const [[, exists], ...where] = replies;
   const live = where.some(([, position]) => position !== null);
   if (exists === 1 && live) return;
   // A lock means a worker holds it this instant (it is being moved to active): leave it, the next sweep looks again.
