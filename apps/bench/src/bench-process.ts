@@ -14,6 +14,8 @@ export interface ServiceProcess {
   rssMiB(): number;
   /** User plus system CPU the process has used so far, in seconds (/proc/<pid>/stat). */
   cpuSeconds(): number;
+  /** The system (kernel) part of cpuSeconds: on loopback, a socket write also pays the receiver's TCP processing. */
+  systemCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -40,7 +42,8 @@ export function startService(app: 'api' | 'worker' | { script: string }, env: Re
     child,
     peakRssMiB: () => Math.max(sampledPeak, readKiB(child.pid, 'VmHWM')) / 1024,
     rssMiB: () => readKiB(child.pid, 'VmRSS') / 1024,
-    cpuSeconds: () => readCpuSeconds(child.pid),
+    cpuSeconds: () => readCpuSeconds(child.pid, 'user+system'),
+    systemCpuSeconds: () => readCpuSeconds(child.pid, 'system'),
     stop: () =>
       new Promise((resolve) => {
         clearInterval(sampler);
@@ -65,13 +68,13 @@ function readKiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
 
-function readCpuSeconds(pid: number | undefined): number {
+function readCpuSeconds(pid: number | undefined, part: 'user+system' | 'system'): number {
   if (!pid) return 0;
   try {
     // The command name (field 2) may hold spaces: count fields from the ')' that closes it; utime, stime are 14, 15.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return ((part === 'system' ? 0 : Number(fields[11])) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
     return 0;
   }

@@ -84,9 +84,10 @@ try {
   await new Promise((r) => setTimeout(r, 400));
   const queriesBefore = queriesSent();
   const apiIdleRss = api.rssMiB();
-  const apiCpuBefore = api.cpuSeconds();
+  const [apiCpuBefore, apiSystemBefore] = [api.cpuSeconds(), api.systemCpuSeconds()];
   const { seconds, submitMs, failures } = await drive(base);
   const apiCpuMs = (1000 * (api.cpuSeconds() - apiCpuBefore)) / n;
+  const apiSystemMs = (1000 * (api.systemCpuSeconds() - apiSystemBefore)) / n;
   await new Promise((r) => setTimeout(r, 400));
   const statements = queriesSent() - queriesBefore;
   const apiPeakRss = api.peakRssMiB();
@@ -103,6 +104,7 @@ try {
   console.log(`bench:submit  N=${n} C=${c}  load average at start ${loadAtStart}, at end ${loadAverage()} (${cpus().length} cores)`);
   console.log(`  floor ratio: the api reaches ${((100 * rate) / floor.rate).toFixed(1)} % of the floor's rate (floor ${floor.rate.toFixed(1)} charges/s)`);
   console.log(`  CPU per charge: api ${apiCpuMs.toFixed(2)} ms, floor ${floor.cpuMs.toFixed(2)} ms, api / floor ${(apiCpuMs / floor.cpuMs).toFixed(2)}x`);
+  console.log(`    of which system (kernel): api ${apiSystemMs.toFixed(2)} ms, floor ${floor.systemCpuMs.toFixed(2)} ms`);
   console.log(`  submit p99 ratio: api / floor ${(p99 / floorP99).toFixed(2)}x  (p50 ratio ${(p50 / floorP50).toFixed(2)}x)`);
   console.log(`  RSS: api idle ${apiIdleRss.toFixed(0)} MiB, peak ${apiPeakRss.toFixed(0)} MiB; floor idle ${floor.idleRssMiB.toFixed(0)} MiB, peak ${floor.peakRssMiB.toFixed(0)} MiB`);
   console.log(`  provider intents: ${stats.intentsCreated}, most intents for one key: ${maxPerKey}, charges not succeeded: ${failures}`);
@@ -122,18 +124,19 @@ try {
 }
 
 /** The same load against the floor server (http-floor.server.ts), with the same simulator. */
-async function floorRate(): Promise<{ rate: number; submitMs: number[]; cpuMs: number; idleRssMiB: number; peakRssMiB: number }> {
+async function floorRate(): Promise<{ rate: number; submitMs: number[]; cpuMs: number; systemCpuMs: number; idleRssMiB: number; peakRssMiB: number }> {
   const floorPort = port + 100;
   const server = startService({ script: 'apps/bench/src/http-floor.server.js' }, { PORT: String(floorPort), STRIPE_API_BASE: sim.apiUrl });
   try {
     await waitForHealth(`http://127.0.0.1:${floorPort}`);
     await new Promise((r) => setTimeout(r, 400));
     const idleRssMiB = server.rssMiB();
-    const cpuBefore = server.cpuSeconds();
+    const [cpuBefore, systemBefore] = [server.cpuSeconds(), server.systemCpuSeconds()];
     const { seconds, submitMs, failures } = await drive(`http://127.0.0.1:${floorPort}`);
     const cpuMs = (1000 * (server.cpuSeconds() - cpuBefore)) / n;
+    const systemCpuMs = (1000 * (server.systemCpuSeconds() - systemBefore)) / n;
     if (failures > 0) throw new Error(`${failures} charges through the floor server did not succeed`);
-    return { rate: n / seconds, submitMs, cpuMs, idleRssMiB, peakRssMiB: server.peakRssMiB() };
+    return { rate: n / seconds, submitMs, cpuMs, systemCpuMs, idleRssMiB, peakRssMiB: server.peakRssMiB() };
   } finally {
     await server.stop();
   }
