@@ -68,7 +68,7 @@ function readKiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
 
-function readCpuSeconds(pid: number | undefined, part: 'user+system' | 'system'): number {
+export function readCpuSeconds(pid: number | undefined, part: 'user+system' | 'system'): number {
   if (!pid) return 0;
   try {
     // The command name (field 2) may hold spaces: count fields from the ')' that closes it; utime, stime are 14, 15.

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { migrateDatabase } from '@app/database';
 import { startSimulator } from '@app/simulator';
 import { DIST, intArg, percentile, startService, waitForHealth } from './bench-process.js';
+import { databaseBackendsCpuSeconds } from './database-cpu.js';
 import { dropScratchSchema, measureDbWriteRate, prepareScratchSchema } from './db-write-rate.js';
 
 /**
@@ -23,6 +24,7 @@ const c = intArg('c', 8);
 const profile = process.argv.includes('--profile');
 const port = 3900 + Math.floor(Math.random() * 90);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench';
+const database = new URL(databaseUrl).pathname.slice(1);
 const token = randomBytes(24).toString('hex');
 const countFile = join(tmpdir(), `bench-submit-queries-${process.pid}`);
 const queriesSent = () => {
@@ -84,10 +86,12 @@ try {
   await new Promise((r) => setTimeout(r, 400));
   const queriesBefore = queriesSent();
   const apiIdleRss = api.rssMiB();
-  const [apiCpuBefore, apiSystemBefore] = [api.cpuSeconds(), api.systemCpuSeconds()];
+  const [apiCpuBefore, apiSystemBefore, dbCpuBefore, benchCpuBefore] = [api.cpuSeconds(), api.systemCpuSeconds(), databaseBackendsCpuSeconds(database), process.cpuUsage()];
   const { seconds, submitMs, failures } = await drive(base);
   const apiCpuMs = (1000 * (api.cpuSeconds() - apiCpuBefore)) / n;
   const apiSystemMs = (1000 * (api.systemCpuSeconds() - apiSystemBefore)) / n;
+  const dbCpuMs = (1000 * (databaseBackendsCpuSeconds(database) - dbCpuBefore)) / n;
+  const benchCpuMs = cpuMsSince(benchCpuBefore) / n;
   await new Promise((r) => setTimeout(r, 400));
   const statements = queriesSent() - queriesBefore;
   const apiPeakRss = api.peakRssMiB();
@@ -97,7 +101,11 @@ try {
   const maxPerKey = Math.max(...Object.values(stats.createsByIdempotencyKey));
   const floor = await floorRate();
   const dbRateAfter = await measureDbWriteRate(databaseUrl, n, c);
-  const dbRate = (dbRateBefore + dbRateAfter) / 2;
+  const dbRate = (dbRateBefore.rate + dbRateAfter.rate) / 2;
+  const pgClientCpuMs = (dbRateBefore.clientCpuMs + dbRateAfter.clientCpuMs) / 2;
+  const cores = cpus().length;
+  // The most charges/s the cores allow, from what every process on them spent per charge (ms of CPU).
+  const ceiling = (...cpuMs: number[]) => (1000 * cores) / cpuMs.reduce((a, b) => a + b, 0);
   const rate = n / seconds;
   const [p50, p99, floorP50, floorP99] = [percentile(submitMs, 50), percentile(submitMs, 99), percentile(floor.submitMs, 50), percentile(floor.submitMs, 99)];
   console.log(`charges/s (create + submit): ${rate.toFixed(1)}  (${seconds.toFixed(1)} s total)`);
@@ -105,10 +113,26 @@ try {
   console.log(`  floor ratio: the api reaches ${((100 * rate) / floor.rate).toFixed(1)} % of the floor's rate (floor ${floor.rate.toFixed(1)} charges/s)`);
   console.log(`  CPU per charge: api ${apiCpuMs.toFixed(2)} ms, floor ${floor.cpuMs.toFixed(2)} ms, api / floor ${(apiCpuMs / floor.cpuMs).toFixed(2)}x`);
   console.log(`    of which system (kernel): api ${apiSystemMs.toFixed(2)} ms, floor ${floor.systemCpuMs.toFixed(2)} ms`);
+  console.log(
+    `    floor plus pg's own client work (the three statements sent and read, no application): ${(floor.cpuMs + pgClientCpuMs).toFixed(2)} ms, ` +
+      `api / that ${(apiCpuMs / (floor.cpuMs + pgClientCpuMs)).toFixed(2)}x`,
+  );
+  console.log(
+    `  CPU per charge on the machine: api ${apiCpuMs.toFixed(2)} + PostgreSQL ${dbCpuMs.toFixed(2)} + bench clients and simulator ${benchCpuMs.toFixed(2)} ms ` +
+      `(floor phase: floor ${floor.cpuMs.toFixed(2)} + bench ${floor.benchCpuMs.toFixed(2)} ms)`,
+  );
+  console.log(
+    `  ceiling on ${cores} cores: api ${ceiling(apiCpuMs, dbCpuMs, benchCpuMs).toFixed(0)} charges/s, floor ${ceiling(floor.cpuMs, floor.benchCpuMs).toFixed(0)}; ` +
+      `an api as cheap as the floor, still writing to PostgreSQL: ${ceiling(floor.cpuMs, dbCpuMs, benchCpuMs).toFixed(0)} charges/s = ` +
+      `${((100 * ceiling(floor.cpuMs, dbCpuMs, benchCpuMs)) / ceiling(floor.cpuMs, floor.benchCpuMs)).toFixed(1)} % of the floor's ceiling`,
+  );
   console.log(`  submit p99 ratio: api / floor ${(p99 / floorP99).toFixed(2)}x  (p50 ratio ${(p50 / floorP50).toFixed(2)}x)`);
   console.log(`  RSS: api idle ${apiIdleRss.toFixed(0)} MiB, peak ${apiPeakRss.toFixed(0)} MiB; floor idle ${floor.idleRssMiB.toFixed(0)} MiB, peak ${floor.peakRssMiB.toFixed(0)} MiB`);
   console.log(`  provider intents: ${stats.intentsCreated}, most intents for one key: ${maxPerKey}, charges not succeeded: ${failures}`);
-  console.log(`  database's own rate (same writes, pg, ${c} connections): before ${dbRateBefore.toFixed(1)}/s, after ${dbRateAfter.toFixed(1)}/s`);
+  console.log(
+    `  database's own rate (same writes, pg, ${c} connections): before ${dbRateBefore.rate.toFixed(1)}/s, after ${dbRateAfter.rate.toFixed(1)}/s ` +
+      `(CPU per charge: pg client ${pgClientCpuMs.toFixed(2)} ms, PostgreSQL ${((dbRateBefore.serverCpuMs + dbRateAfter.serverCpuMs) / 2).toFixed(2)} ms)`,
+  );
   console.log(`  ratio to the database: ${((100 * rate) / dbRate).toFixed(1)} %`);
   console.log(
     `  HTTP floor (the same requests and provider call on bare node:http: no framework, no database): ${floor.rate.toFixed(1)} charges/s, ` +
@@ -124,22 +148,29 @@ try {
 }
 
 /** The same load against the floor server (http-floor.server.ts), with the same simulator. */
-async function floorRate(): Promise<{ rate: number; submitMs: number[]; cpuMs: number; systemCpuMs: number; idleRssMiB: number; peakRssMiB: number }> {
+async function floorRate(): Promise<{ rate: number; submitMs: number[]; cpuMs: number; systemCpuMs: number; benchCpuMs: number; idleRssMiB: number; peakRssMiB: number }> {
   const floorPort = port + 100;
   const server = startService({ script: 'apps/bench/src/http-floor.server.js' }, { PORT: String(floorPort), STRIPE_API_BASE: sim.apiUrl });
   try {
     await waitForHealth(`http://127.0.0.1:${floorPort}`);
     await new Promise((r) => setTimeout(r, 400));
     const idleRssMiB = server.rssMiB();
-    const [cpuBefore, systemBefore] = [server.cpuSeconds(), server.systemCpuSeconds()];
+    const [cpuBefore, systemBefore, benchCpuBefore] = [server.cpuSeconds(), server.systemCpuSeconds(), process.cpuUsage()];
     const { seconds, submitMs, failures } = await drive(`http://127.0.0.1:${floorPort}`);
+    const benchCpuMs = cpuMsSince(benchCpuBefore) / n;
     const cpuMs = (1000 * (server.cpuSeconds() - cpuBefore)) / n;
     const systemCpuMs = (1000 * (server.systemCpuSeconds() - systemBefore)) / n;
     if (failures > 0) throw new Error(`${failures} charges through the floor server did not succeed`);
-    return { rate: n / seconds, submitMs, cpuMs, systemCpuMs, idleRssMiB, peakRssMiB: server.peakRssMiB() };
+    return { rate: n / seconds, submitMs, cpuMs, systemCpuMs, benchCpuMs, idleRssMiB, peakRssMiB: server.peakRssMiB() };
   } finally {
     await server.stop();
   }
+}
+
+/** This process's CPU (user + system) since `before`, in ms. */
+function cpuMsSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
 
 function loadAverage(): string {

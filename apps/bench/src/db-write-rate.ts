@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { databaseBackendsCpuSeconds } from './database-cpu.js';
 
 /**
  * The database's own rate for the writes one charge needs, with no application in between: the ceiling the
@@ -35,8 +36,18 @@ export async function dropScratchSchema(databaseUrl: string): Promise<void> {
   await client.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).finally(() => client.end());
 }
 
-/** Charges per second for `n` charges written by `connections` clients, each on its own connection. */
-export async function measureDbWriteRate(databaseUrl: string, n: number, connections: number): Promise<number> {
+export interface DbWriteRate {
+  /** Charges per second. */
+  rate: number;
+  /** CPU per charge of this process: `pg` sending the three statements and reading their answers, in ms. */
+  clientCpuMs: number;
+  /** CPU per charge of the PostgreSQL backends serving them, in ms. */
+  serverCpuMs: number;
+}
+
+/** `n` charges written by `connections` clients, each on its own connection: their rate and CPU per charge. */
+export async function measureDbWriteRate(databaseUrl: string, n: number, connections: number): Promise<DbWriteRate> {
+  const database = new URL(databaseUrl).pathname.slice(1);
   const clients = await Promise.all(
     Array.from({ length: connections }, async () => {
       const client = new pg.Client({ connectionString: databaseUrl });
@@ -82,9 +93,12 @@ export async function measureDbWriteRate(databaseUrl: string, n: number, connect
     }
   };
   const started = performance.now();
+  const [clientCpu, serverCpu] = [process.cpuUsage(), databaseBackendsCpuSeconds(database)];
   try {
     await Promise.all(clients.map(worker));
-    return n / ((performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    const client = process.cpuUsage(clientCpu);
+    return { rate: n / seconds, clientCpuMs: (client.user + client.system) / 1000 / n, serverCpuMs: (1000 * (databaseBackendsCpuSeconds(database) - serverCpu)) / n };
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }
