@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,13 +27,18 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0
 const database = new URL(databaseUrl).pathname.slice(1);
 const token = randomBytes(24).toString('hex');
 const countFile = join(tmpdir(), `bench-submit-queries-${process.pid}`);
-const queriesSent = () => {
-  try {
-    return Number(readFileSync(countFile, 'utf8'));
-  } catch {
-    return 0;
+/** The api's running count of statements: asked for with SIGWINCH (count-queries.preload.ts), read once written. */
+async function queriesSent(): Promise<number> {
+  const asked = `asked at ${Date.now()}`;
+  writeFileSync(countFile, asked);
+  api.child.kill('SIGWINCH');
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const text = readFileSync(countFile, 'utf8');
+    if (text !== asked) return Number(text);
+    await new Promise((r) => setTimeout(r, 20));
   }
-};
+  throw new Error('the api did not write its statement count within 5 s of SIGWINCH');
+}
 
 const loadAtStart = loadAverage();
 await migrateDatabase(databaseUrl);
@@ -84,7 +89,7 @@ async function drive(url: string): Promise<{ seconds: number; submitMs: number[]
 try {
   await waitForHealth(base);
   await new Promise((r) => setTimeout(r, 400));
-  const queriesBefore = queriesSent();
+  const queriesBefore = await queriesSent();
   const apiIdleRss = api.rssMiB();
   const [apiCpuBefore, apiSystemBefore, dbCpuBefore, benchCpuBefore] = [api.cpuSeconds(), api.systemCpuSeconds(), databaseBackendsCpuSeconds(database), process.cpuUsage()];
   const { seconds, submitMs, failures } = await drive(base);
@@ -93,7 +98,7 @@ try {
   const dbCpuMs = (1000 * (databaseBackendsCpuSeconds(database) - dbCpuBefore)) / n;
   const benchCpuMs = cpuMsSince(benchCpuBefore) / n;
   await new Promise((r) => setTimeout(r, 400));
-  const statements = queriesSent() - queriesBefore;
+  const statements = (await queriesSent()) - queriesBefore;
   const apiPeakRss = api.peakRssMiB();
   await api.stop();
   // Read before the floor phase sends its own creates to the same simulator.
