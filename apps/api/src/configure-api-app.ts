@@ -2,7 +2,8 @@ import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import { logRequests } from '@app/observability';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { HttpErrorFilter } from './http-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
@@ -12,6 +13,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
 /** Everything serve-api.ts and the e2e tests must set up identically (the http adapter: createApiHttpAdapter). */
 export async function configureApiApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
+  logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
   await hardenHttp(app);
   app.useGlobalPipes(
     new ValidationPipe({

@@ -17,4 +17,4 @@ if (file) {
 }
 
 // A profile is written only on a normal exit: the bench stops the api with SIGTERM, which would kill it first.
-if (process.execArgv.some((a) => a.startsWith('--cpu-prof'))) process.once('SIGTERM', () => process.exit(0));
+if (process.execArgv.some((a) => a.startsWith('--cpu-prof') || a.startsWith('--heap-prof'))) process.once('SIGTERM', () => process.exit(0));

@@ -1,3 +1,4 @@
+export { logRequests } from './access-log.js';
 export { LoggerModule } from './logger.module.js';
 export { ObservabilityModule } from './observability.module.js';
 export * from './metrics.js';

@@ -1,4 +1,4 @@
-import { Injectable, Module, RequestMethod, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
 import type { LogFn, Logger as PinoLogger } from 'pino';
 import { AppConfig } from '@app/config';
@@ -13,33 +13,22 @@ class TracingShutdown implements OnApplicationShutdown {
   }
 }
 
-/** Levels at which every request still gets its own access-log line. */
-const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
-
 /** Nest's boot narration (every module loaded, every route mapped): useful when debugging, noise at info. */
 const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 const INFO = 30;
 
 /**
  * Structured JSON logs (pino); the redaction list keeps tokens, signatures and provider keys out of every line,
- * and LOG_FORMAT=pretty renders them for a person instead. Below debug, the hot routes (create and submit a
- * charge) skip the request logger entirely: serialising each request cost more than the database work behind
- * it. Their record is the sender's one line per attempt outcome (`provider call classified`, with charge,
- * attempt, key and provider ids); errors are still logged.
+ * and LOG_FORMAT=pretty renders them for a person instead. The api's access log is a Fastify hook
+ * (access-log.ts), not pino-http's middleware: nestjs-pino only builds the root logger here.
  */
 @Module({
   imports: [
     PinoLoggerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        // Every route. nestjs-pino's own default (`{/*splat}`) matches no request under Nest's Fastify adapter.
-        forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-        exclude: REQUEST_LOG_LEVELS.has(config.LOG_LEVEL)
-          ? []
-          : [
-              { method: RequestMethod.POST, path: 'charges' },
-              { method: RequestMethod.POST, path: 'charges/:id/submit' },
-            ],
+        // No route: the access log is logRequests' hook, and no request runs inside nestjs-pino's storage.
+        forRoutes: [],
         pinoHttp: {
           level: config.LOG_LEVEL,
           ...(config.LOG_FORMAT === 'pretty'
@@ -61,8 +50,6 @@ const INFO = 30;
             ],
             censor: '[redacted]',
           },
-          // originalUrl: inside a Fastify middleware `url` is the part after the middleware's own path.
-          autoLogging: { ignore: (req) => ['/health', '/metrics'].includes((req as { originalUrl?: string }).originalUrl ?? req.url ?? '') },
         },
       }),
     }),
