@@ -1,4 +1,3 @@
-import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -7,6 +6,7 @@ import { logRequests } from '@app/observability';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { HttpErrorFilter } from './http-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
+import { CompiledValidationPipe } from './edge/compiled-validation.pipe.js';
 import { hardenHttp } from './edge/http-hardening.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
@@ -15,15 +15,7 @@ export async function configureApiApp(app: NestFastifyApplication): Promise<Nest
   app.useLogger(app.get(Logger));
   logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
   await hardenHttp(app);
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      // 400 before any handler runs, so bad input never writes anything.
-      stopAtFirstError: false,
-    }),
-  );
+  app.useGlobalPipes(new CompiledValidationPipe());
   const adapterHost = app.get(HttpAdapterHost);
   app.useGlobalFilters(new HttpErrorFilter(adapterHost), new DomainErrorFilter(adapterHost));
   app.enableShutdownHooks();
