@@ -13,6 +13,7 @@ import type { AsaasPaymentStatus } from './asaas/asaas-payment.js';
 
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
 const ASAAS_STATUS_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/status$/;
+const ASAAS_REFUND_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/refunds\/(\d+)$/;
 const REFUND_STATUS_PATH = /^\/_sim\/refunds\/([^/]+)\/status$/;
 const MOVEMENT_PATH = /^\/_sim\/intents\/([^/]+)\/(refund|dispute)$/;
 
@@ -60,6 +61,11 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   const asaasStatusPath = ASAAS_STATUS_PATH.exec(url.pathname);
   if (request.method === 'POST' && asaasStatusPath) {
     return ok(simulator.setAsaasPaymentStatus(decodeURIComponent(asaasStatusPath[1]), body.status as AsaasPaymentStatus));
+  }
+  const asaasRefundPath = ASAAS_REFUND_PATH.exec(url.pathname);
+  if (request.method === 'POST' && asaasRefundPath) {
+    const [paymentId, index] = [decodeURIComponent(asaasRefundPath[1]), Number(asaasRefundPath[2])];
+    return ok(simulator.settleAsaasRefund(paymentId, index, body.status as 'DONE' | 'CANCELLED', optionalString(body.bookedOn, 'bookedOn')));
   }
   const refundStatusPath = REFUND_STATUS_PATH.exec(url.pathname);
   if (request.method === 'POST' && refundStatusPath) {

@@ -39,6 +39,12 @@ export interface SimulatorConfig {
   asaasListLagMs: number;
   /** Days Asaas's calendar runs ahead of the real one: a PENDING boleto or Pix past its due date reads OVERDUE. */
   asaasClockOffsetDays: number;
+  /** New Asaas refunds stay PENDING (a Pix refund waiting on the bank) until the control API settles them. */
+  asaasRefundsPending: boolean;
+  /** Days after a refund turns DONE that its extrato entry is dated: Asaas may book the money a day late [U]. */
+  asaasRefundBookingDelayDays: number;
+  /** Pins new refunds' `dateCreated` (Asaas writes seconds, so two refunds in one second share it); null: the clock. */
+  asaasRefundDateCreated: string | null;
   /** Asaas webhooks: the same knobs, with `secret` sent as the static `asaas-access-token`. */
   asaasWebhook: WebhookSettings;
 }
@@ -63,6 +69,9 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
   webhook: { url: null, secret: DEFAULT_WEBHOOK_SECRET, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
   asaasListLagMs: 0,
   asaasClockOffsetDays: 0,
+  asaasRefundsPending: false,
+  asaasRefundBookingDelayDays: 0,
+  asaasRefundDateCreated: null,
   asaasWebhook: { url: null, secret: DEFAULT_ASAAS_WEBHOOK_TOKEN, delayMs: 0, duplicates: 0, reorder: false, dropRate: 0 },
 };
 
@@ -83,6 +92,9 @@ export function applyConfigPatch(config: SimulatorConfig, patch: unknown): Simul
     webhook: readWebhookSettings(input.webhook, 'webhook', config.webhook),
     asaasListLagMs: optionalNumber(input.asaasListLagMs, 'asaasListLagMs') ?? config.asaasListLagMs,
     asaasClockOffsetDays: optionalNumber(input.asaasClockOffsetDays, 'asaasClockOffsetDays', 0, 3650) ?? config.asaasClockOffsetDays,
+    asaasRefundsPending: readBoolean(input.asaasRefundsPending, 'asaasRefundsPending') ?? config.asaasRefundsPending,
+    asaasRefundBookingDelayDays: optionalNumber(input.asaasRefundBookingDelayDays, 'asaasRefundBookingDelayDays', 0, 30) ?? config.asaasRefundBookingDelayDays,
+    asaasRefundDateCreated: readWallClock(input.asaasRefundDateCreated, config.asaasRefundDateCreated),
     asaasWebhook: readWebhookSettings(input.asaasWebhook, 'asaasWebhook', config.asaasWebhook),
   };
 }
@@ -120,5 +132,12 @@ function readUrl(webhook: Record<string, unknown>, name: string): string | null 
 function readBoolean(value: unknown, what: string): boolean | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') throw new InvalidControlInput(`${what} must be a boolean`);
+  return value;
+}
+
+function readWallClock(value: unknown, current: string | null): string | null {
+  if (value === undefined) return current;
+  if (value === null) return null;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value)) throw new InvalidControlInput('asaasRefundDateCreated must be YYYY-MM-DD HH:MM:SS or null');
   return value;
 }

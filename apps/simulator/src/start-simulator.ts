@@ -51,6 +51,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     plantAsaasPayments: (payments) => engine.asaas.plantPayments(payments),
     asaasRequests: (externalReference) => engine.asaas.requestLog.list(externalReference),
     setAsaasPaymentStatus: (paymentId, status) => structuredClone(engine.asaas.setPaymentStatus(paymentId, status)),
+    settleAsaasRefund: (paymentId, index, status, bookedOn) => structuredClone(engine.asaas.settleRefund(paymentId, index, status, bookedOn)),
     sendAsaasWebhook: ({ event, paymentId, forged }) => engine.asaas.sendWebhook(event, paymentId, forged ?? false),
     asaasWebhookDeliveries: () => engine.asaas.webhooks.deliveries(),
     reset: async () => {

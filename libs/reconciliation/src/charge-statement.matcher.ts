@@ -3,7 +3,7 @@ import { capturedProviderChargeId, isCapture } from '@app/attempts';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 import { withRefundChargesLocked } from './refund-charge.lock.js';
-import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider } from './refund-statement.matcher.js';
+import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider, refundLineOfRun } from './refund-statement.matcher.js';
 
 /**
  * Lines of the day that carry a still-unknown attempt's reference (its intent id, or our attempt id in the
@@ -119,8 +119,9 @@ async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): P
 }
 
 /**
- * Refund and dispute lines are kept once per provider line id; the refunded and disputed amounts of every
- * charge they touch are then recomputed from all lines ever kept, so re-running a day never counts twice.
+ * Refund and dispute lines are kept once per provider line id (with a refund booked late: refundLineOfRun); the
+ * refunded and disputed amounts of every charge they touch are then recomputed from all lines ever kept, so
+ * re-running a day, or a later day seeing a refund again, never counts twice.
  */
 async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Promise<void> {
   await client.query(
@@ -129,7 +130,7 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
        FROM ${STAGING_TABLE} s
        LEFT JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
        LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
-      WHERE s.kind IN ('refund','dispute','dispute_reversal') AND s.created_at >= $3 AND s.created_at < $4
+      WHERE s.kind IN ('refund','dispute','dispute_reversal') AND (s.created_at >= $3 OR ${refundLineOfRun('s', '$4')}) AND s.created_at < $4
      ON CONFLICT (provider, line_id) DO NOTHING`,
     [scope.runId, scope.provider, scope.window.start, scope.window.end],
   );

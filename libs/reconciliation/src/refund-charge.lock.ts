@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { MatchScope } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
+import { refundLineOfRun } from './refund-statement.matcher.js';
 
 /**
  * Runs `step` (the recording of the day's refund divergences) in one transaction that first locks, FOR UPDATE and
@@ -17,14 +18,14 @@ export async function withRefundChargesLocked<T>(client: PoolClient, scope: Matc
   try {
     await client.query(
       `WITH day_refunds AS (
-         SELECT provider_charge_id, reference, attempt_ref FROM ${STAGING_TABLE} WHERE kind = 'refund' AND created_at >= $2 AND created_at < $3
+         SELECT provider_charge_id, reference, attempt_ref FROM ${STAGING_TABLE} s WHERE ${refundLineOfRun('s', '$2')}
        )
        SELECT c.id FROM charges c
         WHERE c.id IN (SELECT a.charge_id FROM day_refunds s JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $1
                        UNION SELECT a.charge_id FROM day_refunds s JOIN attempts a ON a.provider_ref = s.reference AND a.provider = $1
                        UNION SELECT a.charge_id FROM day_refunds s JOIN attempts a ON a.id = s.attempt_ref AND a.provider = $1)
         ORDER BY c.id FOR UPDATE OF c`,
-      [scope.provider, scope.window.start, scope.window.end],
+      [scope.provider, scope.window.end],
     );
     const result = await step();
     await client.query('COMMIT');

@@ -10,6 +10,17 @@ import { STAGING_TABLE } from './statement.staging.js';
  */
 
 /**
+ * SQL: the staged refund line `s` is this run's to classify, `end` being the day's end. Its own day's, or one dated
+ * before the day: a refund the provider booked late (Asaas enters a refund in its extrato once DONE, a day or more
+ * after its `dateCreated`), which only the run of a day that shows it can see. Keyed by refund id, a refund two runs
+ * see is one divergence and one money movement. A line dated after the day is the next day's: the read went past
+ * the day's end only to find our refunds made just before it.
+ */
+export function refundLineOfRun(s: string, end: string): string {
+  return `${s}.kind = 'refund' AND ${s}.created_at < ${end}`;
+}
+
+/**
  * A refund line for an unknown refund attempt (for exactly its amount) proves only that the refund was created:
  * Stripe writes it at creation, and a refund that fails later is reversed by another line. So it teaches the attempt
  * its refund id (the resolver then retrieves the outcome) and never settles it. A line for one we recorded as failed
@@ -24,14 +35,14 @@ export async function findRefundSettleCandidates(client: PoolClient, scope: Matc
        FROM attempts a
        JOIN refunds r ON r.id = a.refund_id
        JOIN ${STAGING_TABLE} s
-         ON s.kind = 'refund' AND (s.reference = a.provider_ref OR (a.provider_ref IS NULL AND s.attempt_ref = a.id))
+         ON ${refundLineOfRun('s', '$2')} AND (s.reference = a.provider_ref OR (a.provider_ref IS NULL AND s.attempt_ref = a.id))
       WHERE a.provider = $1 AND a.operation = 'refund' AND a.status IN ('unknown', 'failed')
-        AND s.reference IS NOT NULL AND s.created_at >= $2 AND s.created_at < $3
+        AND s.reference IS NOT NULL
         AND (a.status = 'failed' OR (-s.amount_cents = r.amount_cents AND s.currency = r.currency))
         AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.provider_ref = s.reference AND o.id <> a.id)
         AND ${lineNotYetReviewed('a.id', 's.line_id')}
       ORDER BY a.id, s.created_at, s.line_id`,
-    [scope.provider, scope.window.start, scope.window.end],
+    [scope.provider, scope.window.end],
   );
   return rows;
 }
@@ -55,12 +66,13 @@ export async function recordRefundDivergences(client: PoolClient, scope: MatchSc
          LEFT JOIN attempts a ON a.provider_ref = s.reference AND a.provider = $2 AND a.operation = 'refund'
          LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'refund'
          LEFT JOIN refunds r ON r.id = COALESCE(a.refund_id, ar.refund_id)
-        WHERE s.kind = 'refund' AND s.created_at >= $4 AND s.created_at < $5
+        WHERE ${refundLineOfRun('s', '$5')}
      ), classified AS (
        SELECT line_id, reference AS provider_charge_id, COALESCE(reference, line_id) AS subject, charge_id AS owner_id, attempt_id,
               amount_cents, currency, created_at AS seen_at,
               jsonb_build_object('lineId', line_id, 'lineCreatedAt', created_at, 'paymentProviderChargeId', payment_id, 'refundId', refund_id,
-                                 'attemptStatus', attempt_status, 'expectedAmountCents', refund_amount, 'expectedCurrency', refund_currency) AS detail,
+                                 'attemptStatus', attempt_status, 'expectedAmountCents', refund_amount, 'expectedCurrency', refund_currency,
+                                 'bookedAfterItsDay', created_at < $4) AS detail,
               CASE
                 -- Ours and in doubt: the line taught the attempt its refund id and the resolver decides; its amount is
                 -- already committed against the charge, so it is no divergence and never lowers the cap twice.

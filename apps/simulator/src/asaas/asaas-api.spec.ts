@@ -180,4 +180,20 @@ describe('the simulated Asaas API', () => {
     expect(sim.stats().asaas.requests.refunds).toBe(4);
     await waitFor(() => received.some((r) => r.event.event === 'PAYMENT_REFUNDED'));
   });
+  it('holds a refund PENDING off the extrato until settled, then books it on the day asked for', async () => {
+    const card = await asaas('POST', '/v3/payments', payment('att-held-refund'));
+    const reversals = async (day: string) =>
+      ((await asaas('GET', `/v3/financialTransactions?startDate=${day}&finishDate=${day}&limit=100`)).json.data as Array<{ type: string; paymentId: string }>)
+        .filter((entry) => entry.type === 'PAYMENT_REVERSAL' && entry.paymentId === card.json.id);
+    const today = new Date().toISOString().slice(0, 10);
+    sim.configure({ asaasRefundsPending: true });
+    const held = await asaas('POST', `/v3/payments/${card.json.id}/refund`, { value: 10 });
+    sim.configure({ asaasRefundsPending: false });
+    expect(held.json).toMatchObject({ status: 'CONFIRMED', refunds: [{ value: 10, status: 'PENDING' }] });
+    expect(await reversals(today)).toEqual([]);
+    expect(sim.settleAsaasRefund(card.json.id, 0, 'DONE', '2099-01-02').refunds).toMatchObject([{ status: 'DONE', dateCreated: expect.stringContaining(today) }]);
+    expect(await reversals(today)).toEqual([]);
+    expect(await reversals('2099-01-02')).toHaveLength(1);
+    expect(() => sim.settleAsaasRefund(card.json.id, 0, 'DONE')).toThrow(/no PENDING refund/);
+  });
 });

@@ -30,6 +30,8 @@ export class AsaasEngine {
   readonly paymentStore = new AsaasPaymentStore();
   readonly requestLog = new CreateRequestLog();
   readonly webhooks: WebhookSender<AsaasEvent>;
+  /** Each DONE refund's extrato day, by `paymentId#index`: kept off the refund, whose fields Asaas shows. */
+  private readonly refundBookings = new Map<string, string>();
 
   constructor(
     readonly faults: FaultPlanner,
@@ -96,21 +98,53 @@ export class AsaasEngine {
     return Math.round(payment.value * 100) - refunded;
   }
 
-  /** `POST /v3/payments/{id}/refund`, already validated: the refund is DONE at once, announced like Asaas's events. */
+  /**
+   * `POST /v3/payments/{id}/refund`, already validated: DONE at once and announced like Asaas's events, or PENDING
+   * (silent) while `asaasRefundsPending` holds it for the control API to settle.
+   */
   refundPayment(payment: AsaasPayment, valueCents: number, description: string | null): AsaasRefund {
     const now = Date.now();
+    const pending = this.settings.asaasRefundsPending;
     const refund: AsaasRefund = {
-      dateCreated: new Date(now).toISOString().replace('T', ' ').slice(0, 19),
-      status: 'DONE',
+      dateCreated: this.settings.asaasRefundDateCreated ?? new Date(now).toISOString().replace('T', ' ').slice(0, 19),
+      status: pending ? 'PENDING' : 'DONE',
       value: valueCents / 100,
       description,
       transactionReceiptUrl: `https://sandbox.asaas.com/comprovantes/${payment.id.slice(4)}${(payment.refunds ?? []).length}`,
     };
     payment.refunds = [...(payment.refunds ?? []), refund];
-    const whole = this.refundableCents(payment) === 0;
+    if (!pending) this.refundDone(payment, payment.refunds.length - 1, refund.dateCreated.slice(0, 10), now);
+    return refund;
+  }
+
+  /**
+   * Settles a PENDING refund (the `index`th of its payment) as the bank would: DONE today, its extrato entry dated
+   * `bookedOn` (default: today plus the booking delay), or CANCELLED, which moved no money.
+   */
+  settleRefund(paymentId: string, index: number, status: unknown, bookedOn?: string): AsaasPayment {
+    const payment = this.requirePayment(paymentId);
+    const refund = payment.refunds?.[index];
+    if (!refund || refund.status !== 'PENDING') throw new InvalidControlInput(`payment ${paymentId} has no PENDING refund at ${index}`);
+    if (bookedOn !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(bookedOn)) throw new InvalidControlInput('bookedOn must be YYYY-MM-DD');
+    if (status === 'CANCELLED') refund.status = 'CANCELLED';
+    else if (status === 'DONE') this.refundDone(payment, index, new Date().toISOString().slice(0, 10), Date.now(), bookedOn);
+    else throw new InvalidControlInput(`a refund settles DONE or CANCELLED, not ${String(status)}`);
+    return payment;
+  }
+
+  /** The day a DONE refund's extrato entry is dated; undefined for one not DONE. */
+  refundBookedOn(paymentId: string, index: number): string | undefined {
+    return this.refundBookings.get(`${paymentId}#${index}`);
+  }
+
+  private refundDone(payment: AsaasPayment, index: number, doneOn: string, now: number, bookedOn?: string): void {
+    const refunds = payment.refunds ?? [];
+    refunds[index].status = 'DONE';
+    const delayMs = this.settings.asaasRefundBookingDelayDays * 86_400_000;
+    this.refundBookings.set(`${payment.id}#${index}`, bookedOn ?? new Date(Date.parse(`${doneOn}T00:00:00Z`) + delayMs).toISOString().slice(0, 10));
+    const whole = this.refundableCents(payment) === 0 && refunds.every((r) => r.status !== 'PENDING');
     if (whole) payment.status = 'REFUNDED';
     this.webhooks.emit([buildAsaasEvent(whole ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED', payment, now)]);
-    return refund;
   }
 
   /** One event about an existing payment, now, outside the knobs; `forged` carries the wrong token. */
@@ -145,6 +179,7 @@ export class AsaasEngine {
 
   reset(): void {
     this.paymentStore.clear();
+    this.refundBookings.clear();
     this.requestLog.clear();
     this.webhooks.reset();
   }

@@ -17,7 +17,9 @@ import type { AsaasPayment } from './asaas-payment.js';
  * - [U] a debit's `value` is negative; an entry is dated by the day its money moved; a refund's reversal entry
  *   appears once the refund is DONE. Our reader relies on none of these: it takes only `type` and `paymentId` from
  *   the extrato and reads the amounts from the payment's own `refunds[]`.
- * Modelled here: a received payment's credit on its payment date, and a DONE refund's debit on its creation day.
+ * Modelled here: a received payment's credit on its payment date, and a DONE refund's debit on the day it turned
+ * DONE, plus `asaasRefundBookingDelayDays` (or the day the control API names): a refund held PENDING, or booked
+ * late, lands in the extrato on a later day than its `dateCreated`.
  * Fees, transfers and balance are left out; `balance` is not modelled.
  */
 interface FinancialTransaction {
@@ -34,7 +36,7 @@ interface FinancialTransaction {
 const RECEIVED = ['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH', 'REFUND_REQUESTED', 'REFUNDED', 'CHARGEBACK_REQUESTED'];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function transactionsOf(payment: AsaasPayment): FinancialTransaction[] {
+function transactionsOf(payment: AsaasPayment, bookedOn: (paymentId: string, index: number) => string | undefined): FinancialTransaction[] {
   const entries: FinancialTransaction[] = [];
   const base = { object: 'financialTransaction' as const, balance: null, paymentId: payment.id };
   if (payment.paymentDate && RECEIVED.includes(payment.status)) {
@@ -42,7 +44,8 @@ function transactionsOf(payment: AsaasPayment): FinancialTransaction[] {
   }
   (payment.refunds ?? []).forEach((refund, index) => {
     if (refund.status !== 'DONE') return;
-    entries.push({ ...base, id: `ftr_${payment.id}_${index}`, value: -refund.value, type: 'PAYMENT_REVERSAL', date: refund.dateCreated.slice(0, 10), description: `Estorno de fatura ${payment.id}` });
+    const date = bookedOn(payment.id, index) ?? refund.dateCreated.slice(0, 10);
+    entries.push({ ...base, id: `ftr_${payment.id}_${index}`, value: -refund.value, type: 'PAYMENT_REVERSAL', date, description: `Estorno de fatura ${payment.id}` });
   });
   return entries;
 }
@@ -57,7 +60,7 @@ export function listAsaasFinancialTransactions(engine: AsaasEngine, query: URLSe
   engine.stats.countAsaasRequest('financialTransactions');
   const all = engine
     .payments()
-    .flatMap(transactionsOf)
+    .flatMap((payment) => transactionsOf(payment, (paymentId, index) => engine.refundBookedOn(paymentId, index)))
     .filter((entry) => entry.date >= startDate && entry.date <= finishDate)
     .sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
   const data = all.slice(offset, offset + limit);

@@ -12,13 +12,19 @@ import { asaasRefundId, refundAttemptIn } from './asaas-refund.js';
  * never in it; its account statement (extrato, `GET /v3/financialTransactions?startDate&finishDate`) is by the
  * day money moved. An extrato entry names the payment (`paymentId`) but not which of its refunds it is, so each
  * payment an entry of a refund type names is read (`GET /v3/payments/{id}`) and its `refunds[]` (status, value,
- * dateCreated, and the description that carries our attempt id) become the lines: every DONE refund created in
- * the day, whoever asked for it. A refund PENDING or CANCELLED moved no money and is no line.
+ * dateCreated, and the description that carries our attempt id) become the lines: every DONE refund of it,
+ * whoever asked for it, dated by its `dateCreated`. A refund PENDING or CANCELLED moved no money and is no line.
+ * A refund enters the extrato once DONE, which may be days after its `dateCreated` [U]: so every DONE refund of a
+ * named payment is a line whatever its date (the matcher classifies those dated before the day, and keys them by
+ * refund id, so two days that see one refund count it once), and the extrato is read one day past the day, so
+ * our refund made on the day and booked the next is not missing at Asaas.
  */
 const REFUND_ENTRY_TYPES = new Set(['PAYMENT_REVERSAL', 'PAYMENT_REFUND_CANCELLED', 'REFUND_REQUEST_CANCELLED']);
+const DAY_MS = 86_400_000;
 
 export async function* asaasRefundLines(request: StatementRequest, timeZone: string, get: AsaasGet): AsyncGenerator<StatementLine> {
-  const days = { startDate: dayIn(timeZone, request.from), finishDate: dayIn(timeZone, new Date(request.to.getTime() - 1)) };
+  const lastDay = dayIn(timeZone, new Date(request.to.getTime() - 1));
+  const days = { startDate: dayIn(timeZone, request.from), finishDate: dayIn('UTC', new Date(Date.parse(`${lastDay}T12:00:00Z`) + DAY_MS)) };
   // Few per day (refunds, not payments): the ids are kept, the entries are not.
   const refunded = new Set<string>();
   for await (const entries of asaasListPages('/v3/financialTransactions', days, get, request.signal)) {
@@ -31,11 +37,11 @@ export async function* asaasRefundLines(request: StatementRequest, timeZone: str
   }
   for (const paymentId of refunded) {
     const payment = await readStatementPage(() => get(`/v3/payments/${encodeURIComponent(paymentId)}`, {}), (body) => readRefundedPayment(paymentId, body), request.signal);
-    yield* refundLinesOf(payment, (at) => at >= request.from && at < request.to, timeZone);
+    yield* asaasRefundLinesOf(payment, timeZone);
   }
 }
 
-interface RefundedPayment {
+export interface RefundedPayment {
   id: string;
   externalReference: string | null;
   refunds: unknown[];
@@ -49,20 +55,24 @@ function readRefundedPayment(paymentId: string, body: Record<string, unknown>): 
   return { ok: true, page: { id: payment.id, externalReference: payment.externalReference, refunds: body.refunds } };
 }
 
-function* refundLinesOf(payment: RefundedPayment, inDay: (at: Date) => boolean, timeZone: string): Generator<StatementLine> {
-  // Refunds we did not ask for carry no id of ours: named by their place among the payment's refunds of that
-  // instant and value, which a later refund does not change.
+/**
+ * Every DONE refund of the payment as a line. Ours is named by our attempt; one we did not ask for (Asaas gives a
+ * refund no id) by what Asaas shows of it, `dateCreated` and value, and its place among the payment's refunds of
+ * those two, counted over every status and without ours: a refund of ours, or an earlier one turning DONE later,
+ * does not move it, so every read of the payment names it the same (for one alone: `:1`, as it always was).
+ */
+export function* asaasRefundLinesOf(payment: RefundedPayment, timeZone: string): Generator<StatementLine> {
   const seen = new Map<string, number>();
   for (const refund of payment.refunds) {
-    if (!isRecord(refund) || refund.status !== 'DONE') continue;
+    if (!isRecord(refund)) continue;
+    const attemptId = refundAttemptIn(refund.description);
+    const key = `${String(refund.dateCreated)}:${reaisToCents(refund.value)}`;
+    const nth = attemptId ? 0 : (seen.get(key) ?? 0) + 1;
+    if (!attemptId) seen.set(key, nth);
+    if (refund.status !== 'DONE') continue;
     const createdAt = typeof refund.dateCreated === 'string' ? wallClockIn(refund.dateCreated, timeZone) : null;
     const amountCents = reaisToCents(refund.value);
     if (!createdAt || !Number.isSafeInteger(amountCents)) throw new Error(`asaas payment ${payment.id} has a refund with an unreadable dateCreated or value`);
-    if (!inDay(createdAt)) continue;
-    const attemptId = refundAttemptIn(refund.description);
-    const key = `${String(refund.dateCreated)}:${amountCents}`;
-    const nth = (seen.get(key) ?? 0) + 1;
-    seen.set(key, nth);
     const refundId = attemptId ? asaasRefundId(payment.id, attemptId) : `${payment.id}:refund:${key}:${nth}`;
     yield {
       lineId: refundId,

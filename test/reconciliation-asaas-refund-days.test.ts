@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, dayOf } from '@app/reconciliation';
+import { ASAAS_PROFILE } from './support/provider-profiles.js';
+import { reconcile } from './support/reconciliation.js';
+import { getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
+import { scratchDatabase } from './support/scratch-database.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+/**
+ * Asaas refunds at the day's edge: a refund sits PENDING for a while, and its extrato entry (the only thing that
+ * names its payment) may be dated a day or more after the refund's `dateCreated`, which is the day the refund is
+ * reconciled on. The simulator holds refunds PENDING and books them late on request. Whatever day's run sees a
+ * refund, it is counted once: a refund we did not ask for lowers the charge's cap once, under one id.
+ * Own database and simulator, so no other file's refunds are in these days.
+ */
+describe('Asaas refunds booked on another day than they were made', () => {
+  let stack: TestStack;
+  const today = dayOf(new Date(), 'UTC');
+  const asaasCharge = () => succeededCharge(stack, ASAAS_PROFILE.chargeBody());
+  const run = (day: string) => reconcile(stack, day, 'api', 'asaas');
+  const divergencesOf = (chargeId: string) =>
+    stack.db.query<Array<{ kind: string; subject: string; attempt_id: string | null; amount_cents: string }>>(
+      `SELECT kind, subject, attempt_id, amount_cents FROM reconciliation_divergences WHERE charge_id = $1 ORDER BY kind, subject`,
+      [chargeId],
+    );
+  const refundableOf = async (chargeId: string) => {
+    const over = await postRefund(stack, chargeId, { amountCents: 4990 });
+    expect(over.status, JSON.stringify(over.body)).toBe(422);
+    return (over.body as { details: { refundableCents: number } }).details.refundableCents;
+  };
+  /** A refund made in Asaas's panel: a plain refund call with Asaas's own description, none of ours. */
+  const refundInPanel = async (paymentId: string, value: number) => {
+    const res = await fetch(`${stack.sim.apiUrl}/v3/payments/${paymentId}/refund`, {
+      method: 'POST',
+      headers: { access_token: 'panel', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ value, description: 'Estorno pelo painel' }),
+    });
+    expect(res.status).toBe(200);
+  };
+  const succeeded = (refundId: string) => waitFor(() => getRefund(stack, refundId), (r) => r.status === 'succeeded', 15_000, 'the refund to succeed');
+
+  beforeAll(async () => {
+    const databaseUrl = await scratchDatabase('reconciliation_asaas_refund_days');
+    // The worker's resolver learns our PENDING refund turned DONE; no nightly tick, runs are asked for.
+    stack = await startTestStack({
+      worker: true,
+      env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_CRON: 'off', RESOLUTION_MAX_TRIES: '40' },
+    });
+  });
+  afterEach(() => stack.sim.configure({ asaasRefundsPending: false, asaasRefundBookingDelayDays: 0, asaasRefundDateCreated: null }));
+  afterAll(async () => stack.close());
+
+  it('a panel refund still PENDING on its day and booked two days later lowers the cap once, whichever runs see it', async () => {
+    const charge = await asaasCharge();
+    const payment = charge.attempts[0].providerChargeId!;
+    stack.sim.configure({ asaasRefundsPending: true });
+    await refundInPanel(payment, 7);
+    await run(today);
+    expect(await divergencesOf(charge.id)).toEqual([]);
+
+    stack.sim.settleAsaasRefund(payment, 0, 'DONE', addDays(today, 2));
+    await run(addDays(today, 2));
+    expect(await divergencesOf(charge.id)).toMatchObject([{ kind: 'refund_provider_only', attempt_id: null, amount_cents: '700' }]);
+    expect(await refundableOf(charge.id)).toBe(4990 - 700);
+
+    // Seen again by every run that reads its extrato entry: still one refund, one divergence, one lowering.
+    for (const day of [addDays(today, 1), addDays(today, 2), today]) await run(day);
+    expect(await divergencesOf(charge.id)).toHaveLength(1);
+    expect(await refundableOf(charge.id)).toBe(4990 - 700);
+  });
+
+  it('our refunds booked the day after, one at once and one once PENDING turned DONE, are not missing at Asaas', async () => {
+    stack.sim.configure({ asaasRefundBookingDelayDays: 1 });
+    const late = await asaasCharge();
+    const lateRefund = await refund(stack, late.id, 1000);
+    expect(lateRefund.status).toBe('succeeded');
+
+    stack.sim.configure({ asaasRefundsPending: true });
+    const held = await asaasCharge();
+    const heldRefund = await refund(stack, held.id, 1000);
+    expect(heldRefund.status).not.toBe('succeeded');
+    stack.sim.settleAsaasRefund(held.attempts[0].providerChargeId!, 0, 'DONE', addDays(today, 1));
+    await succeeded(heldRefund.id);
+
+    const night = await run(today);
+    expect(night.divergences).toMatchObject({ refund_missing_at_provider: 0, refund_provider_only: 0, refund_amount_mismatch: 0 });
+    // And the next day's run, which reads the entries too, matches them to our refunds: no divergence either.
+    await run(addDays(today, 1));
+    expect([...(await divergencesOf(late.id)), ...(await divergencesOf(held.id))]).toEqual([]);
+  });
+
+  it('a panel refund keeps its id when a refund of ours of the same second and value turns DONE later', async () => {
+    const charge = await asaasCharge();
+    const payment = charge.attempts[0].providerChargeId!;
+    // Asaas writes seconds: ours (listed first, PENDING) and the panel's share their dateCreated and value.
+    stack.sim.configure({ asaasRefundDateCreated: `${today} 12:00:00`, asaasRefundsPending: true });
+    const ours = await refund(stack, charge.id, 700);
+    stack.sim.configure({ asaasRefundsPending: false });
+    await refundInPanel(payment, 7);
+    await run(today);
+    const [first] = await divergencesOf(charge.id);
+    expect(first).toMatchObject({ kind: 'refund_provider_only', amount_cents: '700' });
+
+    stack.sim.settleAsaasRefund(payment, 0, 'DONE', today);
+    await succeeded(ours.id);
+    await run(today);
+    expect(await divergencesOf(charge.id)).toEqual([first]);
+    // Ours and the panel's, each once: 4990 − 700 − 700.
+    expect(await refundableOf(charge.id)).toBe(4990 - 1400);
+    const [{ refunded }] = await stack.db.query(`SELECT provider_refunded_cents AS refunded FROM charges WHERE id = $1`, [charge.id]);
+    expect(Number(refunded)).toBe(1400);
+  });
+});
