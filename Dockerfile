@@ -21,5 +21,6 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# A 2 MiB young generation: Node 20 reserves 32 MiB for it by default (README, Memory).
-CMD ["node", "--max-semi-space-size=2", "dist/apps/api/src/main.js"]
+# A 2 MiB young generation (Node 20 reserves 32 MiB by default) and a heap limit that makes V8 collect old
+# garbage at 1.3x the live heap instead of 4x (README, Memory).
+CMD ["node", "--max-semi-space-size=2", "--max-old-space-size=384", "dist/apps/api/src/main.js"]

@@ -19,7 +19,8 @@ export async function configureApiApp(app: NestFastifyApplication): Promise<Nest
   const adapterHost = app.get(HttpAdapterHost);
   app.useGlobalFilters(new HttpErrorFilter(adapterHost), new DomainErrorFilter(adapterHost));
   app.enableShutdownHooks();
-  SwaggerModule.setup('docs', app, buildOpenApiDocument(app));
+  // Built on the first /docs request, not at boot: every process would otherwise hold a document few ever read.
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app));
   await mountQueueBoard(app);
   return app;
 }

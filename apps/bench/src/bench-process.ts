@@ -25,8 +25,8 @@ export interface ServiceProcess {
  */
 export function startService(app: 'api' | 'worker' | { script: string }, env: Record<string, string>, nodeArgs: string[] = [], onLogLine?: (line: string) => void): ServiceProcess {
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles any bench's service processes: node refuses those flags in NODE_OPTIONS.
-  // The api runs with the young generation it runs with in production (README, Memory); BENCH_NODE_ARGS may override it.
-  const args = [...(app === 'api' ? ['--max-semi-space-size=2'] : []), ...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  // The api runs with the heap settings it runs with in production (README, Memory); BENCH_NODE_ARGS may override them.
+  const args = [...(app === 'api' ? ['--max-semi-space-size=2', '--max-old-space-size=384'] : []), ...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const script = typeof app === 'string' ? `${DIST}apps/${app}/src/main.js` : `${DIST}${app.script}`;
   const child = spawn(process.execPath, [...args, script], {
     // BENCH_LOG_LEVEL=info shows the service's own logs (e.g. a reconciliation run's time per step).

@@ -72,8 +72,8 @@ async function main(group: ProcessGroup): Promise<void> {
 
   const tokens = env.API_TOKENS ? null : devTokens(dataDir);
   if (tokens) env.API_TOKENS = apiTokensSetting(tokens);
-  // A 2 MiB young generation: Node 20 reserves 32 MiB for it by default (README, Memory).
-  group.service('api', process.execPath, ['--max-semi-space-size=2', ENTRY.api], env);
+  // A 2 MiB young generation, and a heap limit that keeps V8 from letting old garbage reach 4x the live heap (README, Memory).
+  group.service('api', process.execPath, ['--max-semi-space-size=2', '--max-old-space-size=384', ENTRY.api], env);
   group.service('worker', process.execPath, [ENTRY.worker], env);
   await waitForHealth(`http://127.0.0.1:${port}/health`, HEALTH_TIMEOUT_MS, () => group.isStopping);
   await waitForHealth(`http://127.0.0.1:${workerPort}/health`, HEALTH_TIMEOUT_MS, () => group.isStopping);
