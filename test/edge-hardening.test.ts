@@ -8,7 +8,7 @@ describe('the edge of the api', () => {
   const queuePrefix = `edge-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
-    const env = { API_RATE_LIMIT: '5', API_RATE_LIMIT_WINDOW_MS: '60000', MAX_BODY_BYTES: '4096' };
+    const env = { API_RATE_LIMIT: '5', API_RATE_LIMIT_WINDOW_MS: '60000', MAX_BODY_BYTES: '4096', WEBHOOK_RATE_LIMIT: '3' };
     stack = await startTestStack({ queuePrefix, env });
     // A second api process on the same Redis and database: the budget is the token's, not the process's.
     second = await startTestStack({ queuePrefix, env, sim: stack.sim });
@@ -53,6 +53,24 @@ describe('the edge of the api', () => {
 
     expect((await stack.http.get(missing).set(stack.auth('admin'))).status).toBe(404);
     expect((await stack.http.get('/health')).status).toBe(200);
+  });
+
+  it("tells a token its budget in X-RateLimit headers", async () => {
+    const first = await stack.http.get('/review/items').set(stack.auth('reviewer'));
+    expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4' });
+    expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    expect((await second.http.get('/review/items').set(stack.auth('reviewer'))).headers['x-ratelimit-remaining']).toBe('3');
+  });
+
+  it('limits webhook deliveries per client address with a budget of their own', async () => {
+    const statuses: number[] = [];
+    for (const api of [stack, second, stack]) statuses.push((await api.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send('{}')).status);
+    expect(statuses).not.toContain(429);
+    const refused = await second.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send('{}');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after-webhooks'])).toBeGreaterThan(0);
+    // The address's webhook budget is not a token's: an authenticated route still answers.
+    expect((await stack.http.get(`/charges/${randomUUID()}`).set(stack.auth('admin'))).status).toBe(404);
   });
 
   it('answers every refusal the framework makes in the one error shape, with a stable code', async () => {

@@ -1,11 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthFailureLimiter } from '@app/auth';
-import { AppConfig } from '@app/config';
 import { RedisAuthFailureLimiter } from './auth-failure.redis-limiter.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
-import { TokenThrottlerGuard, hasBearer, isWebhookRoute } from './token-throttler.guard.js';
+import { TokenThrottlerGuard } from './token-throttler.guard.js';
 
 /**
  * Holds the counters as a provider, so Nest closes its Redis connection with the app; global, so the auth guard
@@ -24,27 +22,7 @@ class ThrottlerStorageModule {}
  * low per-address budget (AuthFailureLimiter, in the auth guard).
  */
 @Module({
-  imports: [
-    ThrottlerStorageModule,
-    ThrottlerModule.forRootAsync({
-      imports: [ThrottlerStorageModule],
-      inject: [AppConfig, RedisThrottlerStorage],
-      useFactory: (config: AppConfig, storage: RedisThrottlerStorage) => ({
-        // Named 'default' so the headers are the standard Retry-After and X-RateLimit-*, with no suffix.
-        throttlers: [
-          { name: 'default', limit: config.API_RATE_LIMIT, ttl: config.API_RATE_LIMIT_WINDOW_MS, skipIf: (context) => !hasBearer(context) },
-          {
-            name: 'webhooks',
-            limit: config.WEBHOOK_RATE_LIMIT,
-            ttl: config.API_RATE_LIMIT_WINDOW_MS,
-            skipIf: (context) => !isWebhookRoute(context),
-            getTracker: (req: { ip?: string; socket?: { remoteAddress?: string } }) => `address:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`,
-          },
-        ],
-        storage,
-      }),
-    }),
-  ],
+  imports: [ThrottlerStorageModule],
   providers: [{ provide: APP_GUARD, useClass: TokenThrottlerGuard }],
 })
 export class RateLimitModule {}
