@@ -7,6 +7,7 @@ export * from './statement/statement-line.js';
 export * from './provider-ports.js';
 export { PROVIDERS } from './providers.js';
 export * from './http/provider-http.client.js';
+export { sendThroughGate, SLOT_MISSED, type QuerySendGate } from './http/query-send-gate.js';
 export type { ProviderHttpStreamResult } from './http/provider-http.stream.js';
 export * from './statement.errors.js';
 export * from './stripe/stripe-statement.lines.js';

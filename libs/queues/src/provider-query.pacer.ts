@@ -4,6 +4,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AppConfig } from '@app/config';
 import { narrowOffset, querySpacingMs, slotStillUsable, type ClockOffset } from './rules/query-pacing.js';
+import { QuerySlot } from './query-slot.js';
 
 /**
  * Hands out the next slot of a provider's budget by Redis's clock: the later of now and the last slot plus the
@@ -35,8 +36,11 @@ export class ProviderQueryPacer implements OnModuleDestroy {
     this.prefix = `${config.QUEUE_PREFIX}:query-pace:`;
   }
 
-  /** Resolves when this process may send one query to `provider`. */
-  async take(provider: string, perSecond: number): Promise<void> {
+  /**
+   * Resolves when this process may send one query to `provider`, with the slot's gate: the query may still be held
+   * up between here and its socket, so the HTTP client asks the gate again right before writing it.
+   */
+  async take(provider: string, perSecond: number): Promise<QuerySlot> {
     const spacing = querySpacingMs(perSecond);
     for (;;) {
       const askedAt = performance.now();
@@ -46,7 +50,8 @@ export class ProviderQueryPacer implements OnModuleDestroy {
       const earliest = slot - this.offset.lo;
       // A timer may fire a little early (it counts from the event loop's cached time): wait out what is left.
       for (let wait = earliest - performance.now(); wait > 0; wait = earliest - performance.now()) await sleep(wait);
-      if (slotStillUsable(performance.now() - (slot - this.offset.hi))) return;
+      const localSlot = slot - this.offset.hi;
+      if (slotStillUsable(performance.now() - localSlot)) return new QuerySlot(localSlot);
     }
   }
 

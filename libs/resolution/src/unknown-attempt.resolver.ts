@@ -5,7 +5,7 @@ import { AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, cou
 import { AppConfig } from '@app/config';
 import { msInterval } from '@app/database';
 import { inSpan, resolutionDecisionsTotal } from '@app/observability';
-import { GatewayRegistry, summariseLookup, type ProviderPorts, type LookupResult } from '@app/gateways';
+import { GatewayRegistry, sendThroughGate, summariseLookup, type ProviderPorts, type LookupResult } from '@app/gateways';
 import { AttemptJobs, ProviderQueryPacer } from '@app/queues';
 import { openReviewItem } from '@app/review/items';
 import { AwaitingPaymentHandler } from './awaiting-payment.handler.js';
@@ -98,11 +98,15 @@ export class UnknownAttemptResolver {
   }
 
   private async lookup(gateway: ProviderPorts, attempt: ResolvingAttempt, target: AttemptTarget): Promise<LookupResult> {
-    // Right before the query leaves, so its slot in the provider's budget is when the provider sees it.
-    await this.pacer.take(attempt.provider, gateway.capabilities.queryRatePerSecond);
-    const lookup = await lookupAtProvider(gateway, target);
-    await this.calls.recordAnswer(attempt, 'lookup', lookup, summariseLookup(lookup));
-    return lookup;
+    // Right before the query leaves, so its slot in the provider's budget is when the provider sees it; a query
+    // held up past its slot was never written (the gate refused it): it asks for another slot, not another try.
+    for (;;) {
+      const slot = await this.pacer.take(attempt.provider, gateway.capabilities.queryRatePerSecond);
+      const lookup = await sendThroughGate(slot, () => lookupAtProvider(gateway, target));
+      if (slot.missed) continue;
+      await this.calls.recordAnswer(attempt, 'lookup', lookup, summariseLookup(lookup));
+      return lookup;
+    }
   }
 
   private async act(attempt: ResolvingAttempt, decision: ResolutionDecision, tried: TryFacts): Promise<void> {

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { currentSendGate, SLOT_MISSED } from './query-send-gate.js';
 
 export interface ProviderHttpTimeouts {
   /** From the start of the call until the TCP (and TLS) connection is up. Short: nothing was sent yet. */
@@ -69,6 +70,7 @@ export function startExchange(
   handlers: { failed(failure: TransportFailure): void; response(response: IncomingMessage, control: ExchangeControl): void },
 ): void {
   const startedAt = performance.now();
+  const gate = currentSendGate();
   const url = new URL(request.url);
   const isHttps = url.protocol === 'https:';
   const headers: Record<string, string | number> = { ...request.headers };
@@ -103,11 +105,17 @@ export function startExchange(
     timer = setTimeout(() => fail(READ_TIMEOUT, `no complete response within ${timeouts.readTimeoutMs} ms`), timeouts.readTimeoutMs);
   };
   timer = setTimeout(() => fail(CONNECT_TIMEOUT, `could not connect within ${timeouts.connectTimeoutMs} ms`), timeouts.connectTimeoutMs);
+  // Node writes the request right after these listeners run (a pooled socket: after 'socket'; a new one: after
+  // its connect): the gate's last word comes before any byte, so a refusal is a call that never left.
+  const connectedNow = () => {
+    if (gate && !gate.mayLeave()) return fail(SLOT_MISSED, 'the query slot passed before the request could be written');
+    startReadTimer();
+  };
   outgoing.on('socket', (socket: Socket) => {
     // TLS counts as part of connecting: a failed handshake means the request was never sent. A pooled socket
     // is already connected (and encrypted), so the read timer starts at once: the request goes out on it now.
-    if (!socket.connecting && (!isHttps || (socket as { encrypted?: boolean }).encrypted)) startReadTimer();
-    else socket.once(isHttps ? 'secureConnect' : 'connect', startReadTimer);
+    if (!socket.connecting && (!isHttps || (socket as { encrypted?: boolean }).encrypted)) connectedNow();
+    else socket.once(isHttps ? 'secureConnect' : 'connect', connectedNow);
   });
   outgoing.on('error', (error) => fail(codeOf(error), messageOf(error)));
   // A close without an error or a complete response still proves nothing came back.

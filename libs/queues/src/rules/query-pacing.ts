@@ -2,8 +2,9 @@
  * How a provider's query budget (`queryRatePerSecond`, across every worker) is spent: one query per slot, slots
  * handed out in order from one clock (Redis's), each used within `SLOT_USE_MS` of its time or given up.
  *
- * A query reaches the provider at most `ARRIVAL_SPREAD_MS` after its slot: the slot's own lateness (`SLOT_USE_MS`)
- * plus the request's way out. `perSecond + 1` queries could then fit in one second at the provider only if
+ * A query reaches the provider at most `ARRIVAL_SPREAD_MS` after its slot: the slot's own lateness (`SLOT_USE_MS`,
+ * enforced when the request is about to be written: see `QuerySlot`) plus the request's way out, which is the one
+ * part assumed (the network and the provider's own intake, outside anything a worker can hold back). `perSecond + 1` queries could then fit in one second at the provider only if
  * `perSecond` spacings fit in 1000 ms plus that spread; a spacing just above `(1000 + spread) / perSecond` rules it
  * out, and keeps the pace at about 97 % of the budget. Bull's limiter counted in fixed windows and, to stay under
  * the limit in a second straddling two of them, could use only about 90 % of it.
