@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +10,7 @@ import { resolutionQueueFor } from '@app/queues';
 import { startSimulator } from '@app/simulator';
 import { DIST, intArg, startService } from './bench-process.js';
 import { ProviderArrivals } from './provider-arrivals.js';
+import { statementsSentBy } from './statement-count.js';
 
 /**
  * `npm run bench:resolve -- --n=10000 --limit=200 --workers=2`: N unknown attempts (each of which did
@@ -43,7 +43,6 @@ for (let offset = 0; offset < n; offset += 500) {
 const queue = new Bull(resolutionQueueFor('stripe'), redisUrl, { prefix });
 // Each worker counts the statements it sends (count-queries.preload): statements per resolution.
 const countFiles = Array.from({ length: workers }, (_, w) => join(tmpdir(), `${prefix}-queries-${w}`));
-const statementsSent = () => countFiles.reduce((sum, file) => sum + Number(readFileSync(file, 'utf8')), 0);
 const procs = countFiles.map((countFile) =>
   startService('worker', {
     BENCH_QUERY_COUNT_FILE: countFile,
@@ -56,6 +55,7 @@ const procs = countFiles.map((countFile) =>
     CONSISTENT_LOOKUP_GRACE_MS: '0',
   }, ['--import', `${DIST}apps/bench/src/count-queries.preload.js`]),
 );
+const statementsSent = async () => (await Promise.all(procs.map((proc, w) => statementsSentBy(proc, countFiles[w])))).reduce((a, b) => a + b, 0);
 const arrivals = new ProviderArrivals();
 try {
   const lookupsBefore = sim.stats().requests.lists;
@@ -100,7 +100,7 @@ async function printCostPerResolution(lookups: number): Promise<void> {
     [attemptIds],
   );
   const cpuMs = procs.reduce((sum, p) => sum + p.cpuSeconds(), 0) * 1000;
-  console.log(`  per resolution: ${(statementsSent() / lookups).toFixed(1)} statements, ${(cpuMs / lookups).toFixed(2)} ms worker CPU (boot included); lookup round trip p50 ${rows[0].p50} ms, p99 ${rows[0].p99} ms`);
+  console.log(`  per resolution: ${((await statementsSent()) / lookups).toFixed(1)} statements, ${(cpuMs / lookups).toFixed(2)} ms worker CPU (boot included); lookup round trip p50 ${rows[0].p50} ms, p99 ${rows[0].p99} ms`);
 }
 
 /** An attempt whose create reached the provider but whose answer was lost: unknown, intent exists. */

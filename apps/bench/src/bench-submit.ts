@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +7,7 @@ import { startSimulator } from '@app/simulator';
 import { DIST, intArg, percentile, startService, waitForHealth } from './bench-process.js';
 import { databaseBackendsCpuSeconds } from './database-cpu.js';
 import { dropScratchSchema, measureDbWriteRate, prepareScratchSchema } from './db-write-rate.js';
+import { statementsSentBy } from './statement-count.js';
 
 /**
  * `npm run bench:submit -- --n=5000 --c=8 [--profile]`: creates and submits N charges from C concurrent
@@ -27,18 +27,6 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0
 const database = new URL(databaseUrl).pathname.slice(1);
 const token = randomBytes(24).toString('hex');
 const countFile = join(tmpdir(), `bench-submit-queries-${process.pid}`);
-/** The api's running count of statements: asked for with SIGWINCH (count-queries.preload.ts), read once written. */
-async function queriesSent(): Promise<number> {
-  const asked = `asked at ${Date.now()}`;
-  writeFileSync(countFile, asked);
-  api.child.kill('SIGWINCH');
-  for (let waited = 0; waited < 5000; waited += 20) {
-    const text = readFileSync(countFile, 'utf8');
-    if (text !== asked) return Number(text);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the api did not write its statement count within 5 s of SIGWINCH');
-}
 
 const loadAtStart = loadAverage();
 await migrateDatabase(databaseUrl);
@@ -89,7 +77,7 @@ async function drive(url: string): Promise<{ seconds: number; submitMs: number[]
 try {
   await waitForHealth(base);
   await new Promise((r) => setTimeout(r, 400));
-  const queriesBefore = await queriesSent();
+  const queriesBefore = await statementsSentBy(api, countFile);
   const apiIdleRss = api.rssMiB();
   const [apiCpuBefore, apiSystemBefore, dbCpuBefore, benchCpuBefore] = [api.cpuSeconds(), api.systemCpuSeconds(), databaseBackendsCpuSeconds(database), process.cpuUsage()];
   const { seconds, submitMs, failures } = await drive(base);
@@ -98,7 +86,7 @@ try {
   const dbCpuMs = (1000 * (databaseBackendsCpuSeconds(database) - dbCpuBefore)) / n;
   const benchCpuMs = cpuMsSince(benchCpuBefore) / n;
   await new Promise((r) => setTimeout(r, 400));
-  const statements = (await queriesSent()) - queriesBefore;
+  const statements = (await statementsSentBy(api, countFile)) - queriesBefore;
   const apiPeakRss = api.peakRssMiB();
   await api.stop();
   // Read before the floor phase sends its own creates to the same simulator.
