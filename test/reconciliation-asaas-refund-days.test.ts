@@ -29,15 +29,16 @@ describe('Asaas refunds booked on another day than they were made', () => {
     expect(over.status, JSON.stringify(over.body)).toBe(422);
     return (over.body as { details: { refundableCents: number } }).details.refundableCents;
   };
-  /** A refund made in Asaas's panel: a plain refund call with Asaas's own description, none of ours. */
-  const refundInPanel = async (paymentId: string, value: number) => {
+  /** A refund made at Asaas but not by our refund path: a plain refund call, with Asaas's own description by default. */
+  const refundAtAsaas = async (paymentId: string, value: number, description = 'Estorno pelo painel') => {
     const res = await fetch(`${stack.sim.apiUrl}/v3/payments/${paymentId}/refund`, {
       method: 'POST',
       headers: { access_token: 'panel', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ value, description: 'Estorno pelo painel' }),
+      body: JSON.stringify({ value, description }),
     });
     expect(res.status).toBe(200);
   };
+  const refundInPanel = (paymentId: string, value: number) => refundAtAsaas(paymentId, value);
   const succeeded = (refundId: string) => waitFor(() => getRefund(stack, refundId), (r) => r.status === 'succeeded', 15_000, 'the refund to succeed');
 
   beforeAll(async () => {
@@ -88,6 +89,23 @@ describe('Asaas refunds booked on another day than they were made', () => {
     // And the next day's run, which reads the entries too, matches them to our refunds: no divergence either.
     await run(addDays(today, 1));
     expect([...(await divergencesOf(late.id)), ...(await divergencesOf(held.id))]).toEqual([]);
+  });
+
+  it('a second DONE refund carrying our attempt is a refund we did not make: a divergence, and the cap drops by both', async () => {
+    const charge = await asaasCharge();
+    const payment = charge.attempts[0].providerChargeId!;
+    const ours = await refund(stack, charge.id, 1000);
+    expect(ours.status).toBe('succeeded');
+    const [{ id: attemptId }] = await stack.db.query<Array<{ id: string }>>(`SELECT id FROM attempts WHERE refund_id = $1`, [ours.id]);
+    // Asaas took our refund twice: a second refund with our description, as a resent body would make.
+    await refundAtAsaas(payment, 10, `charge-once refund ${attemptId}`);
+
+    await run(today);
+    // Ours matched, not missing; the second one a refund we did not make.
+    expect(await divergencesOf(charge.id)).toEqual([{ kind: 'refund_provider_only', subject: `${payment}:refund:${attemptId}:2`, attempt_id: null, amount_cents: '1000' }]);
+    expect(await refundableOf(charge.id)).toBe(4990 - 2000);
+    const [{ refunded }] = await stack.db.query(`SELECT provider_refunded_cents AS refunded FROM charges WHERE id = $1`, [charge.id]);
+    expect(Number(refunded)).toBe(2000);
   });
 
   it('a panel refund keeps its id when a refund of ours of the same second and value turns DONE later', async () => {
