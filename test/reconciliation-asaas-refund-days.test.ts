@@ -39,6 +39,20 @@ describe('Asaas refunds booked on another day than they were made', () => {
     expect(res.status).toBe(200);
   };
   const refundInPanel = (paymentId: string, value: number) => refundAtAsaas(paymentId, value);
+  const missingOf = async (chargeId: string) => {
+    const [row] = await stack.db.query<Array<{ status: string; note: string | null; acknowledged_by: string | null; detail: Record<string, unknown> }>>(
+      `SELECT status, note, acknowledged_by, detail FROM reconciliation_divergences WHERE charge_id = $1 AND kind = 'refund_missing_at_provider'`,
+      [chargeId],
+    );
+    return row;
+  };
+  /** A refund_missing_at_provider closed by the run that first staged the refund's line, which it names. */
+  const foundBy = (runId: string, day: string, charge: { attempts: Array<{ providerChargeId: string | null }> }, refundId: string) => ({
+    status: 'acknowledged',
+    note: 'found on a later statement',
+    acknowledged_by: 'reconciliation',
+    detail: { refundId, foundLater: [{ runId, day, lineId: expect.stringMatching(new RegExp(`^${charge.attempts[0].providerChargeId}:refund:[0-9a-f-]{36}$`)), amountCents: 1000 }] },
+  });
   const succeeded = (refundId: string) => waitFor(() => getRefund(stack, refundId), (r) => r.status === 'succeeded', 15_000, 'the refund to succeed');
 
   beforeAll(async () => {
@@ -71,8 +85,8 @@ describe('Asaas refunds booked on another day than they were made', () => {
     expect(await refundableOf(charge.id)).toBe(4990 - 700);
   });
 
-  it('our refunds booked the day after, one at once and one once PENDING turned DONE, are not missing at Asaas', async () => {
-    stack.sim.configure({ asaasRefundBookingDelayDays: 1 });
+  it('our refunds booked a day or two after their day are missing at its run, then closed by the run that finds them', async () => {
+    stack.sim.configure({ asaasRefundBookingDelayDays: 2 });
     const late = await asaasCharge();
     const lateRefund = await refund(stack, late.id, 1000);
     expect(lateRefund.status).toBe('succeeded');
@@ -84,11 +98,21 @@ describe('Asaas refunds booked on another day than they were made', () => {
     stack.sim.settleAsaasRefund(held.attempts[0].providerChargeId!, 0, 'DONE', addDays(today, 1));
     await succeeded(heldRefund.id);
 
+    // The day's extrato shows neither: the run of the day cannot tell late from lost.
     const night = await run(today);
-    expect(night.divergences).toMatchObject({ refund_missing_at_provider: 0, refund_provider_only: 0, refund_amount_mismatch: 0 });
-    // And the next day's run, which reads the entries too, matches them to our refunds: no divergence either.
-    await run(addDays(today, 1));
-    expect([...(await divergencesOf(late.id)), ...(await divergencesOf(held.id))]).toEqual([]);
+    expect(night.divergences).toMatchObject({ refund_missing_at_provider: 2, refund_provider_only: 0, refund_amount_mismatch: 0 });
+    const nextDay = await run(addDays(today, 1));
+    expect(await missingOf(held.id)).toMatchObject(foundBy(nextDay.id, addDays(today, 1), held, heldRefund.id));
+    expect(await missingOf(late.id)).toMatchObject({ status: 'open', note: null });
+    const dayAfter = await run(addDays(today, 2));
+    expect(await missingOf(late.id)).toMatchObject(foundBy(dayAfter.id, addDays(today, 2), late, lateRefund.id));
+
+    // Run again, the day still misses them and a later day sees them again: closed, the first sighting kept, once.
+    for (const day of [today, addDays(today, 2), addDays(today, 1)]) await run(day);
+    expect(await missingOf(held.id)).toMatchObject(foundBy(nextDay.id, addDays(today, 1), held, heldRefund.id));
+    expect(await missingOf(late.id)).toMatchObject(foundBy(dayAfter.id, addDays(today, 2), late, lateRefund.id));
+    expect([...(await divergencesOf(late.id)), ...(await divergencesOf(held.id))].map((d) => d.kind)).toEqual(['refund_missing_at_provider', 'refund_missing_at_provider']);
+    expect(await refundableOf(late.id)).toBe(4990 - 1000);
   });
 
   it('a second DONE refund carrying our attempt is a refund we did not make: a divergence, and the cap drops by both', async () => {
