@@ -29,15 +29,30 @@ describe('Asaas refunds booked on another day than they were made', () => {
     expect(over.status, JSON.stringify(over.body)).toBe(422);
     return (over.body as { details: { refundableCents: number } }).details.refundableCents;
   };
-  /** A refund made in Asaas's panel: a plain refund call with Asaas's own description, none of ours. */
-  const refundInPanel = async (paymentId: string, value: number) => {
+  /** A refund made at Asaas but not by our refund path: a plain refund call, with Asaas's own description by default. */
+  const refundAtAsaas = async (paymentId: string, value: number, description = 'Estorno pelo painel') => {
     const res = await fetch(`${stack.sim.apiUrl}/v3/payments/${paymentId}/refund`, {
       method: 'POST',
       headers: { access_token: 'panel', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ value, description: 'Estorno pelo painel' }),
+      body: JSON.stringify({ value, description }),
     });
     expect(res.status).toBe(200);
   };
+  const refundInPanel = (paymentId: string, value: number) => refundAtAsaas(paymentId, value);
+  const missingOf = async (chargeId: string) => {
+    const [row] = await stack.db.query<Array<{ status: string; note: string | null; acknowledged_by: string | null; detail: Record<string, unknown> }>>(
+      `SELECT status, note, acknowledged_by, detail FROM reconciliation_divergences WHERE charge_id = $1 AND kind = 'refund_missing_at_provider'`,
+      [chargeId],
+    );
+    return row;
+  };
+  /** A refund_missing_at_provider closed by the run that first staged the refund's line, which it names. */
+  const foundBy = (runId: string, day: string, charge: { attempts: Array<{ providerChargeId: string | null }> }, refundId: string) => ({
+    status: 'acknowledged',
+    note: 'found on a later statement',
+    acknowledged_by: 'reconciliation',
+    detail: { refundId, foundLater: [{ runId, day, lineId: expect.stringMatching(new RegExp(`^${charge.attempts[0].providerChargeId}:refund:[0-9a-f-]{36}$`)), amountCents: 1000 }] },
+  });
   const succeeded = (refundId: string) => waitFor(() => getRefund(stack, refundId), (r) => r.status === 'succeeded', 15_000, 'the refund to succeed');
 
   beforeAll(async () => {
@@ -70,8 +85,8 @@ describe('Asaas refunds booked on another day than they were made', () => {
     expect(await refundableOf(charge.id)).toBe(4990 - 700);
   });
 
-  it('our refunds booked the day after, one at once and one once PENDING turned DONE, are not missing at Asaas', async () => {
-    stack.sim.configure({ asaasRefundBookingDelayDays: 1 });
+  it('our refunds booked a day or two after their day are missing at its run, then closed by the run that finds them', async () => {
+    stack.sim.configure({ asaasRefundBookingDelayDays: 2 });
     const late = await asaasCharge();
     const lateRefund = await refund(stack, late.id, 1000);
     expect(lateRefund.status).toBe('succeeded');
@@ -83,11 +98,38 @@ describe('Asaas refunds booked on another day than they were made', () => {
     stack.sim.settleAsaasRefund(held.attempts[0].providerChargeId!, 0, 'DONE', addDays(today, 1));
     await succeeded(heldRefund.id);
 
+    // The day's extrato shows neither: the run of the day cannot tell late from lost.
     const night = await run(today);
-    expect(night.divergences).toMatchObject({ refund_missing_at_provider: 0, refund_provider_only: 0, refund_amount_mismatch: 0 });
-    // And the next day's run, which reads the entries too, matches them to our refunds: no divergence either.
-    await run(addDays(today, 1));
-    expect([...(await divergencesOf(late.id)), ...(await divergencesOf(held.id))]).toEqual([]);
+    expect(night.divergences).toMatchObject({ refund_missing_at_provider: 2, refund_provider_only: 0, refund_amount_mismatch: 0 });
+    const nextDay = await run(addDays(today, 1));
+    expect(await missingOf(held.id)).toMatchObject(foundBy(nextDay.id, addDays(today, 1), held, heldRefund.id));
+    expect(await missingOf(late.id)).toMatchObject({ status: 'open', note: null });
+    const dayAfter = await run(addDays(today, 2));
+    expect(await missingOf(late.id)).toMatchObject(foundBy(dayAfter.id, addDays(today, 2), late, lateRefund.id));
+
+    // Run again, the day still misses them and a later day sees them again: closed, the first sighting kept, once.
+    for (const day of [today, addDays(today, 2), addDays(today, 1)]) await run(day);
+    expect(await missingOf(held.id)).toMatchObject(foundBy(nextDay.id, addDays(today, 1), held, heldRefund.id));
+    expect(await missingOf(late.id)).toMatchObject(foundBy(dayAfter.id, addDays(today, 2), late, lateRefund.id));
+    expect([...(await divergencesOf(late.id)), ...(await divergencesOf(held.id))].map((d) => d.kind)).toEqual(['refund_missing_at_provider', 'refund_missing_at_provider']);
+    expect(await refundableOf(late.id)).toBe(4990 - 1000);
+  });
+
+  it('a second DONE refund carrying our attempt is a refund we did not make: a divergence, and the cap drops by both', async () => {
+    const charge = await asaasCharge();
+    const payment = charge.attempts[0].providerChargeId!;
+    const ours = await refund(stack, charge.id, 1000);
+    expect(ours.status).toBe('succeeded');
+    const [{ id: attemptId }] = await stack.db.query<Array<{ id: string }>>(`SELECT id FROM attempts WHERE refund_id = $1`, [ours.id]);
+    // Asaas took our refund twice: a second refund with our description, as a resent body would make.
+    await refundAtAsaas(payment, 10, `charge-once refund ${attemptId}`);
+
+    await run(today);
+    // Ours matched, not missing; the second one a refund we did not make.
+    expect(await divergencesOf(charge.id)).toEqual([{ kind: 'refund_provider_only', subject: `${payment}:refund:${attemptId}:2`, attempt_id: null, amount_cents: '1000' }]);
+    expect(await refundableOf(charge.id)).toBe(4990 - 2000);
+    const [{ refunded }] = await stack.db.query(`SELECT provider_refunded_cents AS refunded FROM charges WHERE id = $1`, [charge.id]);
+    expect(Number(refunded)).toBe(2000);
   });
 
   it('a panel refund keeps its id when a refund of ours of the same second and value turns DONE later', async () => {

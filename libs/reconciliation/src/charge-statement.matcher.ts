@@ -3,6 +3,7 @@ import { capturedProviderChargeId, isCapture } from '@app/attempts';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 import { withRefundChargesLocked } from './refund-charge.lock.js';
+import { closeRefundsFoundLater } from './refunds-found-later.js';
 import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider, refundLineOfRun } from './refund-statement.matcher.js';
 
 /**
@@ -163,6 +164,7 @@ export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
   recordMissingAtProvider: async (client, scope) => {
     await recordMissingAtProvider(client, scope);
     await recordRefundsMissingAtProvider(client, scope);
+    await closeRefundsFoundLater(client, scope);
   },
   recordMoneyMovements,
 };

@@ -6,6 +6,7 @@ import { ReconciliationDivergenceEntity, ReconciliationRunEntity } from '@app/da
 import { GatewayRegistry } from '@app/gateways';
 import { dayWindow, previousDay } from './rules/reconciliation-day.js';
 import { readableProviders } from './statement.sources.js';
+import { acknowledgeDivergences } from './divergence-acknowledgement.js';
 import { unreconciledDays } from './unreconciled-days.query.js';
 import { DivergenceNotFoundError, InvalidCursorError, ReconciliationRunNotFoundError } from './reconciliation.errors.js';
 import { divergenceView, runView, type DivergenceView, type OpenDaysView, type RunView } from './reconciliation.views.js';
@@ -88,11 +89,7 @@ export class ReconciliationQueries {
   /** Acknowledging keeps the divergence (re-runs still see it) but records that a person looked. */
   async acknowledge(id: string, note: string, actor: string): Promise<DivergenceView> {
     // Acknowledging twice is harmless: the first note stands.
-    await this.db.query(
-      `UPDATE reconciliation_divergences SET status = 'acknowledged', note = $2, acknowledged_by = $3, acknowledged_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'open' RETURNING id`,
-      [id, note, actor],
-    );
+    await this.db.query(acknowledgeDivergences('d.id = $1', '$2', '$3'), [id, note, actor]);
     const divergence = await this.db.getRepository(ReconciliationDivergenceEntity).findOneBy({ id });
     if (!divergence) throw new DivergenceNotFoundError(id);
     return divergenceView(divergence);

@@ -13,8 +13,8 @@ import { STAGING_TABLE } from './statement.staging.js';
  * SQL: the staged refund line `s` is this run's to classify, `end` being the day's end. Its own day's, or one dated
  * before the day: a refund the provider booked late (Asaas enters a refund in its extrato once DONE, a day or more
  * after its `dateCreated`), which only the run of a day that shows it can see. Keyed by refund id, a refund two runs
- * see is one divergence and one money movement. A line dated after the day is the next day's: the read went past
- * the day's end only to find our refunds made just before it.
+ * see is one divergence and one money movement. A line dated after the day (a later refund of a payment the day's
+ * statement names) is a later day's.
  */
 export function refundLineOfRun(s: string, end: string): string {
   return `${s}.kind = 'refund' AND ${s}.created_at < ${end}`;
@@ -86,7 +86,10 @@ export async function recordRefundDivergences(client: PoolClient, scope: MatchSc
   );
 }
 
-/** Our refunds recorded as succeeded during the day whose refund the statement (read past the day's end) does not show. */
+/**
+ * Our refunds recorded as succeeded during the day whose refund the statement does not show. One the provider books
+ * on a later day is closed by the run that stages its line (closeRefundsFoundLater), never deleted.
+ */
 export async function recordRefundsMissingAtProvider(client: PoolClient, scope: MatchScope): Promise<void> {
   await recordMissingDivergences(
     client,

@@ -57,8 +57,10 @@ export type DivergenceOwner = 'charge_id' | 'payout_id';
  * relation of candidate rows with the columns `kind, subject, provider_charge_id, owner_id, attempt_id,
  * amount_cents, currency, detail, seen_at, line_id` (rows of kind `matched` are not divergences). Each is
  * upserted once per (provider, kind, subject), the earliest line winning, so a re-run of the day updates what it
- * saw again and keeps a person's acknowledgement; then it is linked to this run. Parameters: $1 run id,
- * $2 provider, $3 day. Defines `found` (`id, kind, provider_charge_id, owner_id, amount_cents, currency`).
+ * saw again and keeps a person's acknowledgement and what a later run added to its detail (closeRefundsFoundLater's
+ * sightings; a step builds every key of its own, so only such added keys outlive the update); then it is linked to
+ * this run. Parameters: $1 run id, $2 provider, $3 day. Defines `found` (`id, kind, provider_charge_id, owner_id,
+ * amount_cents, currency`).
  */
 function divergenceUpsertCtes(source: string, owner: DivergenceOwner): string {
   return `found AS (
@@ -70,7 +72,7 @@ function divergenceUpsertCtes(source: string, owner: DivergenceOwner): string {
         ORDER BY kind, subject, seen_at, line_id
        ON CONFLICT (provider, kind, subject) DO UPDATE
          SET provider_charge_id = EXCLUDED.provider_charge_id, ${owner} = EXCLUDED.${owner}, attempt_id = EXCLUDED.attempt_id,
-             amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency, detail = EXCLUDED.detail
+             amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency, detail = reconciliation_divergences.detail || EXCLUDED.detail
        RETURNING id, kind, provider_charge_id, ${owner} AS owner_id, amount_cents, currency
      ), linked AS (
        INSERT INTO reconciliation_run_divergences (run_id, divergence_id) SELECT $1, id FROM found ON CONFLICT DO NOTHING

@@ -16,15 +16,15 @@ import { asaasRefundId, refundAttemptIn } from './asaas-refund.js';
  * whoever asked for it, dated by its `dateCreated`. A refund PENDING or CANCELLED moved no money and is no line.
  * A refund enters the extrato once DONE, which may be days after its `dateCreated` [U]: so every DONE refund of a
  * named payment is a line whatever its date (the matcher classifies those dated before the day, and keys them by
- * refund id, so two days that see one refund count it once), and the extrato is read one day past the day, so
- * our refund made on the day and booked the next is not missing at Asaas.
+ * refund id, so two days that see one refund count it once). The extrato is read for the day alone: our refund of
+ * the day booked later is missing at its run and closed by the run of the day that books it (refunds-found-later).
+ * Reading the next day too found only what was booked before the nightly run (02:00), at the price of paging a day
+ * still moving (StatementMovedError, up to failing the run) and of twice the entries of a day read after the fact.
  */
 const REFUND_ENTRY_TYPES = new Set(['PAYMENT_REVERSAL', 'PAYMENT_REFUND_CANCELLED', 'REFUND_REQUEST_CANCELLED']);
-const DAY_MS = 86_400_000;
 
 export async function* asaasRefundLines(request: StatementRequest, timeZone: string, get: AsaasGet): AsyncGenerator<StatementLine> {
-  const lastDay = dayIn(timeZone, new Date(request.to.getTime() - 1));
-  const days = { startDate: dayIn(timeZone, request.from), finishDate: dayIn('UTC', new Date(Date.parse(`${lastDay}T12:00:00Z`) + DAY_MS)) };
+  const days = { startDate: dayIn(timeZone, request.from), finishDate: dayIn(timeZone, new Date(request.to.getTime() - 1)) };
   // Few per day (refunds, not payments): the ids are kept, the entries are not.
   const refunded = new Set<string>();
   for await (const entries of asaasListPages('/v3/financialTransactions', days, get, request.signal)) {
@@ -56,24 +56,29 @@ function readRefundedPayment(paymentId: string, body: Record<string, unknown>): 
 }
 
 /**
- * Every DONE refund of the payment as a line. Ours is named by our attempt; one we did not ask for (Asaas gives a
- * refund no id) by what Asaas shows of it, `dateCreated` and value, and its place among the payment's refunds of
- * those two, counted over every status and without ours: a refund of ours, or an earlier one turning DONE later,
- * does not move it, so every read of the payment names it the same (for one alone: `:1`, as it always was).
+ * Every DONE refund of the payment as a line (a refund not DONE moved no money and names nothing). Ours is named by
+ * our attempt. One we did not ask for (Asaas gives a refund no id) by what Asaas shows of it, `dateCreated` and
+ * value, and its place among the payment's DONE refunds of those two that are not ours, in the list's order: a
+ * group of k such refunds is always named `:1`..`:k`, so its total stands whatever order Asaas lists them in, and a
+ * refund PENDING, CANCELLED or ours beside them renames nothing. The ids stored before this rule (numbered among
+ * the DONE refunds of that second and value, ours included) are the same unless a refund of ours shares both.
+ * Two DONE refunds carrying one attempt of ours are two refunds of real money (Asaas took our refund twice): the
+ * first keeps our attempt's id, each further one is its own line (`:2`, ...) linked to no attempt, so it is a
+ * refund we did not make and lowers the charge's cap.
  */
 export function* asaasRefundLinesOf(payment: RefundedPayment, timeZone: string): Generator<StatementLine> {
   const seen = new Map<string, number>();
   for (const refund of payment.refunds) {
-    if (!isRecord(refund)) continue;
-    const attemptId = refundAttemptIn(refund.description);
-    const key = `${String(refund.dateCreated)}:${reaisToCents(refund.value)}`;
-    const nth = attemptId ? 0 : (seen.get(key) ?? 0) + 1;
-    if (!attemptId) seen.set(key, nth);
-    if (refund.status !== 'DONE') continue;
+    if (!isRecord(refund) || refund.status !== 'DONE') continue;
+    const ourAttempt = refundAttemptIn(refund.description);
+    const key = ourAttempt ? asaasRefundId(payment.id, ourAttempt) : `${payment.id}:refund:${String(refund.dateCreated)}:${reaisToCents(refund.value)}`;
+    const nth = (seen.get(key) ?? 0) + 1;
+    seen.set(key, nth);
+    const attemptId = nth === 1 ? ourAttempt : null;
+    const refundId = ourAttempt && nth === 1 ? key : `${key}:${nth}`;
     const createdAt = typeof refund.dateCreated === 'string' ? wallClockIn(refund.dateCreated, timeZone) : null;
     const amountCents = reaisToCents(refund.value);
     if (!createdAt || !Number.isSafeInteger(amountCents)) throw new Error(`asaas payment ${payment.id} has a refund with an unreadable dateCreated or value`);
-    const refundId = attemptId ? asaasRefundId(payment.id, attemptId) : `${payment.id}:refund:${key}:${nth}`;
     yield {
       lineId: refundId,
       kind: 'refund',

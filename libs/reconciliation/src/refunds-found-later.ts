@@ -1,0 +1,40 @@
+import type { PoolClient } from 'pg';
+import { acknowledgeDivergences } from './divergence-acknowledgement.js';
+import type { MatchScope } from './statement.matching.js';
+import { STAGING_TABLE } from './statement.staging.js';
+import { refundLineOfRun } from './refund-statement.matcher.js';
+
+/** Who closes a divergence the provider's own statement answered, and the note it leaves. */
+const FOUND_LATER = { actor: 'reconciliation', note: 'found on a later statement' } as const;
+
+/**
+ * Our refunds an earlier run recorded as missing at the provider whose line this run staged. Asaas enters a refund
+ * in its extrato once DONE, a day or more after it was made, so the run of the refund's day cannot tell late from
+ * lost; the run of the day that books it sees its line. The divergence is kept: it gains the sighting (this run,
+ * its day, the line), once per line, so the first run that found it stays named; then an open one is acknowledged
+ * as found on a later statement, the way a person acknowledges one (whose acknowledgement, if first, stands).
+ * Two statements, each idempotent, so a run taken over half-way completes both. A line whose amount differs is
+ * also classified on its own (refund_amount_mismatch): this closes only "missing". Returns how many it closed.
+ */
+export async function closeRefundsFoundLater(client: PoolClient, scope: MatchScope): Promise<number> {
+  await client.query(
+    `UPDATE reconciliation_divergences d
+        SET detail = d.detail || jsonb_build_object('foundLater', COALESCE(d.detail->'foundLater', '[]'::jsonb) || f.sightings), updated_at = now()
+       FROM (SELECT m.id, jsonb_agg(jsonb_build_object('runId', $1::text, 'day', $3::text, 'lineId', s.line_id, 'lineCreatedAt', s.created_at,
+                                                      'amountCents', -s.amount_cents, 'currency', s.currency) ORDER BY s.line_id) AS sightings
+               FROM reconciliation_divergences m
+               JOIN attempts a ON a.id = m.attempt_id
+               JOIN ${STAGING_TABLE} s
+                 ON ${refundLineOfRun('s', '$4')} AND (s.reference = a.provider_ref OR (a.provider_ref IS NULL AND s.attempt_ref = a.id))
+              WHERE m.provider = $2 AND m.kind = 'refund_missing_at_provider'
+                AND NOT COALESCE(m.detail->'foundLater', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('lineId', s.line_id))
+              GROUP BY m.id) f
+      WHERE d.id = f.id`,
+    [scope.runId, scope.provider, scope.day, scope.window.end],
+  );
+  const { rowCount } = await client.query(
+    acknowledgeDivergences(`d.provider = $1 AND d.kind = 'refund_missing_at_provider' AND d.detail ? 'foundLater'`, '$2', '$3'),
+    [scope.provider, FOUND_LATER.note, FOUND_LATER.actor],
+  );
+  return rowCount ?? 0;
+}
