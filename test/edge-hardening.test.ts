@@ -62,6 +62,12 @@ describe('the edge of the api', () => {
     expect((await second.http.get('/review/items').set(stack.auth('reviewer'))).headers['x-ratelimit-remaining']).toBe('3');
   });
 
+  it('opens no budget for a bearer nobody checked: a made-up token on a public route is not counted', async () => {
+    const res = await stack.http.get('/health').set({ Authorization: `Bearer made-up-${randomUUID()}` });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
   it('limits webhook deliveries per client address with a budget of their own', async () => {
     const statuses: number[] = [];
     for (const api of [stack, second, stack]) statuses.push((await api.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send('{}')).status);
@@ -69,6 +75,8 @@ describe('the edge of the api', () => {
     const refused = await second.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send('{}');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after-webhooks'])).toBeGreaterThan(0);
+    // Another spelling of the same route is the same route: it does not escape the budget.
+    expect((await stack.http.post('/%77ebhooks/stripe').set('Content-Type', 'application/json').send('{}')).status).toBe(429);
     // The address's webhook budget is not a token's: an authenticated route still answers.
     expect((await stack.http.get(`/charges/${randomUUID()}`).set(stack.auth('admin'))).status).toBe(404);
   });

@@ -1,14 +1,14 @@
 import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hashToken } from '@app/auth';
+import type { Actor } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
- * A budget per API token, shared by every route: the token is who is calling. Webhook routes have a generous
- * budget per client address of their own (a provider retries in bursts). Requests with neither (health,
+ * A budget per API token, shared by every route: the token is who is calling. It is spent only once the auth
+ * guard (which runs first) has found the token, so a made-up bearer on a public route opens no budget of its own.
+ * Webhook routes, told by the route that matched (never the raw URL: `/%77ebhooks/...` reaches the same handler),
+ * have a generous budget per client address of their own (a provider retries in bursts). Other requests (health,
  * metrics, docs) are not counted; failed authentications are limited by the auth guard.
  *
  * The budgets are spent in RedisThrottlerStorage (leased from Redis, shared by every api process). This guard
@@ -25,12 +25,11 @@ export class TokenThrottlerGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
+    const request = http.getRequest<FastifyRequest & { actor?: Actor }>();
     const reply = http.getResponse<FastifyReply>();
-    const bearer = BEARER.exec(request.headers.authorization ?? '');
-    // Keyed by the token's hash, never the token itself (Redis keys are not secret).
-    if (bearer) await this.spend(reply, `default:${hashToken(bearer[1])}`, this.config.API_RATE_LIMIT, '');
-    if (request.url.startsWith('/webhooks/')) await this.spend(reply, `webhooks:address:${request.ip}`, this.config.WEBHOOK_RATE_LIMIT, '-webhooks');
+    // Keyed by the token's name, never the token itself (Redis keys are not secret).
+    if (request.actor) await this.spend(reply, `default:token:${request.actor.tokenName}`, this.config.API_RATE_LIMIT, '');
+    if (request.routeOptions.url?.startsWith('/webhooks/')) await this.spend(reply, `webhooks:address:${request.ip}`, this.config.WEBHOOK_RATE_LIMIT, '-webhooks');
     return true;
   }
 
