@@ -37,8 +37,8 @@ const INFO = 30;
           hooks: { logMethod: demoteBootChatter },
           // A line logged inside a span names its trace, so a log line leads to the trace (only when tracing is on).
           ...(config.OTEL_EXPORTER_OTLP_ENDPOINT ? { mixin: activeTraceFields } : {}),
-          // A webhook URL may carry a secret (Efí's hmac): its query never reaches a log line.
-          serializers: { req: withoutWebhookQuery },
+          // A webhook URL may carry a secret (Efí's hmac): no query string reaches a log line.
+          serializers: { req: withoutQuery },
           redact: {
             paths: [
               'req.headers.authorization',
@@ -58,11 +58,14 @@ const INFO = 30;
 })
 export class LoggerModule {}
 
-/** A serialized request with the query string of webhook routes cut off its url and dropped from its fields. */
-export function withoutWebhookQuery<R extends { url?: string; query?: unknown }>(req: R): R {
-  if (typeof req.url !== 'string' || !req.url.startsWith('/webhooks/')) return req;
-  const cut = req.url.indexOf('?');
-  return { ...req, url: cut === -1 ? req.url : `${req.url.slice(0, cut)}?[redacted]`, query: undefined };
+/**
+ * A serialized request without its query string, on every route: a webhook URL may carry a secret (Efí's hmac), and
+ * a route cannot be told from its raw URL (`/%77ebhooks/...` and absolute-form request lines reach the same
+ * handler), so no query is logged at all.
+ */
+export function withoutQuery<R extends { url?: string; query?: unknown }>(req: R): R {
+  const cut = typeof req.url === 'string' ? req.url.indexOf('?') : -1;
+  return { ...req, url: cut === -1 ? req.url : `${req.url!.slice(0, cut)}?[redacted]`, query: undefined };
 }
 
 /** Logs Nest's boot lines at debug instead of info; everything else passes unchanged. */
