@@ -72,6 +72,9 @@ export function compileBodyCheck(metatype: new () => object): BodyCheck | null {
   }
   const properties = [...byName.values()];
   if (properties.some((p) => hasTransformerRules(metatype, p.name)) || defaultMetadataStorage.getExposedMetadatas(metatype).length > 0) return null;
+  // Accessors (Object.assign would call them) and fields the constructor sets that no rule covers (whitelisting
+  // would refuse them): class-validator's path, where the instance is what gets validated.
+  if (hasAccessors(metatype) || Object.keys(new metatype()).some((key) => !byName.has(key))) return null;
   const targetName = metatype.name;
   return (body) => {
     for (const key of Object.keys(body)) if (!byName.has(key)) return false;
@@ -86,6 +89,13 @@ export function compileBodyCheck(metatype: new () => object): BodyCheck | null {
     }
     return true;
   };
+}
+
+function hasAccessors(metatype: new () => object): boolean {
+  for (let prototype = metatype.prototype as object | null; prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype) as object | null) {
+    if (Object.values(Object.getOwnPropertyDescriptors(prototype)).some((d) => d.get ?? d.set)) return true;
+  }
+  return false;
 }
 
 /** A @Type, @Transform, @Expose or @Exclude on the property: class-transformer would change the value. */
