@@ -1,27 +1,12 @@
-import dc from 'node:diagnostics_channel';
-import type { IncomingMessage } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { busiestWindow } from '@app/queues';
 
 /**
- * When each provider query reached the simulator, as its HTTP server saw the request start (the simulator runs in
- * the bench's own process): the provider's view of our rate, which is the one its limit is about. Every GET under
- * `/v1/` is a query (list, search or retrieve) and spends the same budget.
+ * When each provider query reached the simulator, as its HTTP server saw the request start in its own process:
+ * the provider's view of our rate, which is the one its limit is about.
  */
 export class ProviderArrivals {
-  private readonly at: number[] = [];
-  private readonly onRequest = (message: unknown): void => {
-    const { request } = message as { request: IncomingMessage };
-    if (request.method === 'GET' && request.url?.startsWith('/v1/')) this.at.push(performance.now());
-  };
-
-  constructor() {
-    dc.subscribe('http.server.request.start', this.onRequest);
-  }
-
-  stop(): void {
-    dc.unsubscribe('http.server.request.start', this.onRequest);
-  }
+  /** Milliseconds on the simulator's monotonic clock, in arrival order. */
+  constructor(private readonly at: readonly number[]) {}
 
   get count(): number {
     return this.at.length;

@@ -86,6 +86,25 @@ describe('the simulator control API (over HTTP)', () => {
     expect(sim.stats()).toMatchObject({ intentsCreated: 1, faultsInjected: {} });
   });
 
+  it('stamps every query (a GET under /v1/) as it arrives only when asked to, and forgets them on reset', async () => {
+    const recording = await startSimulator({ recordQueryArrivals: true });
+    try {
+      const intent = await stripeCall(recording, 'POST', '/v1/payment_intents', { body: chargeBody(), key: 'k-arr' });
+      await stripeCall(recording, 'GET', `/v1/payment_intents/${intent.json.id}`);
+      await stripeCall(recording, 'GET', '/v1/payment_intents?customer=cus_none');
+      const arrivals = await controlCall(recording, 'GET', '/_sim/arrivals');
+      expect(arrivals.json.recording).toBe(true);
+      expect(arrivals.json.at).toHaveLength(2);
+      expect(arrivals.json.at[1]).toBeGreaterThanOrEqual(arrivals.json.at[0]);
+      await controlCall(recording, 'POST', '/_sim/reset');
+      expect(recording.queryArrivals()).toEqual({ recording: true, at: [] });
+    } finally {
+      await recording.close();
+    }
+    await stripeCall(sim, 'GET', '/v1/payment_intents?customer=cus_none');
+    expect((await controlCall(sim, 'GET', '/_sim/arrivals')).json).toEqual({ recording: false, at: [] });
+  });
+
   it('answers unknown routes with 404 and broken JSON with 400', async () => {
     expect((await controlCall(sim, 'GET', '/_sim/nothing')).status).toBe(404);
     const broken = await new ProviderHttpClient({ connectTimeoutMs: 500, readTimeoutMs: 500 }).send({

@@ -35,6 +35,7 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
 
   if (request.method === 'GET') {
     if (endpoint === 'GET /_sim/stats') return ok(simulator.stats());
+    if (endpoint === 'GET /_sim/arrivals') return ok(simulator.queryArrivals());
     if (endpoint === 'GET /_sim/requests') return ok(simulator.requests(query('idempotencyKey')));
     if (endpoint === 'GET /_sim/intents') {
       return ok(simulator.intents({ attemptId: query('attemptId'), customerId: query('customerId') }));

@@ -14,6 +14,7 @@ const simulator = await startSimulator({
   port: portFromEnv('SIMULATOR_PORT', 12111),
   controlPort: portFromEnv('SIMULATOR_CONTROL_PORT', 12112),
   host: process.env.SIMULATOR_HOST || '127.0.0.1',
+  recordQueryArrivals: process.env.SIMULATOR_RECORD_ARRIVALS === '1',
   webhook: {
     url: process.env.SIMULATOR_WEBHOOK_URL || null,
     secret: process.env.STRIPE_WEBHOOK_SECRET || DEFAULT_WEBHOOK_SECRET,

@@ -18,6 +18,8 @@ export interface SimulatorOptions extends SimulatorConfigPatch {
   controlPort?: number;
   /** Interface both servers bind to; 127.0.0.1 by default. */
   host?: string;
+  /** Timestamp every query (GET under `/v1/`) as it arrives, for `queryArrivals()`; off by default. */
+  recordQueryArrivals?: boolean;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface Simulator {
 
   /** `GET /_sim/stats` */
   stats(): SimulatorStatsSnapshot;
+  /** `GET /_sim/arrivals`: when each query arrived (ms, this process's monotonic clock), if `recordQueryArrivals`. */
+  queryArrivals(): { recording: boolean; at: number[] };
   /** `GET /_sim/requests?idempotencyKey=K`: create requests as received (Authorization redacted). */
   requests(idempotencyKey?: string): LoggedCreateRequest[];
   /** `GET /_sim/intents?attemptId=&customerId=` */

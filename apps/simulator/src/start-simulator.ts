@@ -4,15 +4,18 @@ import { DEFAULT_CONFIG, applyConfigPatch } from './simulator-config.js';
 import { SimulatorEngine } from './simulator-engine.js';
 import type { Simulator, SimulatorOptions } from './simulator.js';
 import { createApiRouter } from './api-router.js';
+import { QueryArrivals } from './query-arrivals.js';
 
 /**
  * Starts the Stripe API and the control API on two ports, so closing the first (to refuse connections)
  * leaves the second reachable. Resolves once both are listening.
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const { port = 0, controlPort = 0, host = '127.0.0.1', ...configPatch } = options;
+  const { port = 0, controlPort = 0, host = '127.0.0.1', recordQueryArrivals = false, ...configPatch } = options;
   const engine = new SimulatorEngine(applyConfigPatch(DEFAULT_CONFIG, configPatch));
-  const api = new RestartableListener(createApiRouter(engine), host);
+  const arrivals = recordQueryArrivals ? new QueryArrivals() : null;
+  const router = createApiRouter(engine);
+  const api = new RestartableListener(arrivals ? arrivals.stamping(router) : router, host);
   let control: RestartableListener | null = null;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
@@ -24,6 +27,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return `http://${urlHost}:${control?.boundPort ?? 0}`;
     },
     stats: () => engine.stats.snapshot(engine.hangs.size),
+    queryArrivals: () => ({ recording: arrivals !== null, at: arrivals?.list() ?? [] }),
     requests: (idempotencyKey) => engine.stripe.requestLog.list(idempotencyKey),
     intents: (filter) => engine.stripe.intents(filter),
     refunds: (filter) => engine.stripe.refunds(filter),
@@ -56,6 +60,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     asaasWebhookDeliveries: () => engine.asaas.webhooks.deliveries(),
     reset: async () => {
       engine.reset();
+      arrivals?.reset();
       await api.accept();
     },
     close: async () => {
