@@ -81,6 +81,14 @@ describe('the edge of the api', () => {
     expect((await stack.http.get(`/charges/${randomUUID()}`).set(stack.auth('admin'))).status).toBe(404);
   });
 
+  it('refuses a URL it cannot decode in the one error shape, with the security headers', async () => {
+    const res = await stack.http.post('/charges/%zz/submit').set(stack.auth('admin'));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ statusCode: 400, code: 'bad_request' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('answers every refusal the framework makes in the one error shape, with a stable code', async () => {
     const shape = (res: { body: Record<string, unknown> }) => ({ code: res.body.code, fields: Object.keys(res.body).sort() });
     const fields = ['code', 'error', 'message', 'statusCode'];

@@ -1,15 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { RawServerDefault } from 'fastify';
+import type { FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '@app/config';
 
 /**
  * The api's HTTP server: Fastify, with bounded bodies (provider events can outgrow the usual 100 kB, and a 413
- * would be retried by the provider for days) and the proxies allowed to name the client's address.
+ * would be retried by the provider for days) and the proxies allowed to name the client's address. A URL Fastify
+ * cannot decode (`/charges/%zz`) is refused before any hook runs: that 400 gets the security headers and the one
+ * error shape here, as every other refusal does.
  */
 export function createApiHttpAdapter(config: AppConfig): FastifyAdapter {
-  return new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, ...(config.TRUST_PROXY ? { trustProxy: trustProxyOf(config.TRUST_PROXY) } : {}) });
+  return new FastifyAdapter({
+    bodyLimit: config.MAX_BODY_BYTES,
+    ...(config.TRUST_PROXY ? { trustProxy: trustProxyOf(config.TRUST_PROXY) } : {}),
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) =>
+      void reply.headers(SECURITY_HEADERS).code(400).send({ statusCode: 400, error: 'Bad Request', code: 'bad_request', message: error.message }),
+  });
 }
 
 /** TRUST_PROXY as Express read it: a hop count, or addresses and presets (`loopback`, `10.0.0.0/8`, comma separated). */
@@ -29,11 +36,8 @@ export async function hardenHttp(app: NestFastifyApplication): Promise<void> {
   // `POST /charges/:id/submit` with `Content-Type: application/json` and no body is how clients call it (and how
   // Express took it): an empty JSON body is `{}`, not Fastify's 400. Anything else is Fastify's own parser.
   app.useBodyParser<RawServerDefault>('application/json', {}, (req, body, done) => (body.length === 0 ? done(null, {}) : json(req, body.toString('utf8'), done)));
-  // The api is served over plain HTTP in development and behind a TLS proxy in production: upgrading
-  // subresource requests would break the former and do nothing for the latter.
-  const headers = securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
   app.getHttpAdapter().getInstance().addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+    reply.headers(SECURITY_HEADERS);
     done();
   });
 }
@@ -58,3 +62,7 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   if (!ran) throw new Error('helmet did not set its headers synchronously');
   return headers;
 }
+
+// The api is served over plain HTTP in development and behind a TLS proxy in production: upgrading subresource
+// requests would break the former and do nothing for the latter.
+const SECURITY_HEADERS = securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
