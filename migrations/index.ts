@@ -29,6 +29,7 @@ import { RefundDivergences1764680240000 } from './1764680240000-RefundDivergence
 import { DuplicateTransferKind1764680290000 } from './1764680290000-DuplicateTransferKind.js';
 import { RenameChargeAttemptsToAttempts1764680300000 } from './1764680300000-RenameChargeAttemptsToAttempts.js';
 import { AttemptProviderRef1764680310000 } from './1764680310000-AttemptProviderRef.js';
+import { RefundCancelledKind1764680320000 } from './1764680320000-RefundCancelledKind.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -66,4 +67,5 @@ export const MIGRATIONS = [
   DuplicateTransferKind1764680290000,
   RenameChargeAttemptsToAttempts1764680300000,
   AttemptProviderRef1764680310000,
+  RefundCancelledKind1764680320000,
 ];

@@ -153,4 +153,36 @@ describe('Asaas refunds booked on another day than they were made', () => {
     const [{ refunded }] = await stack.db.query(`SELECT provider_refunded_cents AS refunded FROM charges WHERE id = $1`, [charge.id]);
     expect(Number(refunded)).toBe(1400);
   });
+
+  it('our succeeded refund Asaas cancelled on a later day is put to a person, once, and the attempt stays succeeded', async () => {
+    const charge = await asaasCharge();
+    const payment = charge.attempts[0].providerChargeId!;
+    const ours = await refund(stack, charge.id, 1000);
+    expect(ours.status).toBe('succeeded');
+    const [{ id: attemptId }] = await stack.db.query<Array<{ id: string }>>(`SELECT id FROM attempts WHERE refund_id = $1`, [ours.id]);
+    await run(today);
+    expect(await divergencesOf(charge.id)).toEqual([]);
+
+    // Asaas cancels it the next day: the customer never got the money, its extrato credits it back.
+    const cancelledOn = addDays(today, 1);
+    stack.sim.settleAsaasRefund(payment, 0, 'CANCELLED', cancelledOn);
+    const nextDay = await run(cancelledOn);
+    const subject = `${payment}:refund:${attemptId}`;
+    const cancelledOf = () =>
+      stack.db.query<Array<{ subject: string; attempt_id: string; amount_cents: string; status: string; detail: Record<string, unknown> }>>(
+        `SELECT subject, attempt_id, amount_cents, status, detail FROM reconciliation_divergences WHERE charge_id = $1 AND kind = 'refund_cancelled_at_provider'`,
+        [charge.id],
+      );
+    expect(nextDay.divergences).toMatchObject({ refund_cancelled_at_provider: 1 });
+    expect(await cancelledOf()).toMatchObject([
+      { subject, attempt_id: attemptId, amount_cents: '1000', status: 'open', detail: { refundId: ours.id, providerStatus: 'CANCELLED', cancelledAtProvider: true, attemptStatus: 'succeeded', providerAmountCents: 1000 } },
+    ]);
+    // Never rewritten: a person decides what the cancelled refund means.
+    const [attempt] = await stack.db.query<Array<{ status: string }>>(`SELECT status FROM attempts WHERE id = $1`, [attemptId]);
+    expect(attempt.status).toBe('succeeded');
+
+    // Every run that reads the payment sees it again: still one divergence.
+    for (const day of [cancelledOn, today]) await run(day);
+    expect(await cancelledOf()).toHaveLength(1);
+  });
 });

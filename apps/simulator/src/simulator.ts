@@ -75,7 +75,7 @@ export interface Simulator {
   asaasRequests(externalReference?: string): LoggedCreateRequest[];
   /** `POST /_sim/asaas/payments/:id/status {status}`: moves a payment (the payer paid) and sends its webhook. */
   setAsaasPaymentStatus(paymentId: string, status: AsaasPaymentStatus): AsaasPayment;
-  /** `POST /_sim/asaas/payments/:id/refunds/:index {status, bookedOn?}`: settles a PENDING refund DONE (dated in the extrato `bookedOn`) or CANCELLED. */
+  /** `POST /_sim/asaas/payments/:id/refunds/:index {status, bookedOn?}`: settles a PENDING refund DONE (dated in the extrato `bookedOn`) or CANCELLED, or cancels a DONE one. */
   settleAsaasRefund(paymentId: string, index: number, status: 'DONE' | 'CANCELLED', bookedOn?: string): AsaasPayment;
   /** `POST /_sim/asaas/webhooks/send {event, paymentId, forged?}`: one event now; forged carries the wrong token. */
   sendAsaasWebhook(input: { event: AsaasEventType; paymentId: string; forged?: boolean }): Promise<WebhookDelivery>;

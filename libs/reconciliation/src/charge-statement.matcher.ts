@@ -4,6 +4,7 @@ import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type 
 import { STAGING_TABLE } from './statement.staging.js';
 import { withRefundChargesLocked } from './refund-charge.lock.js';
 import { closeRefundsFoundLater } from './refunds-found-later.js';
+import { recordRefundsCancelledAtProvider } from './refunds-cancelled-at-provider.js';
 import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider, refundLineOfRun } from './refund-statement.matcher.js';
 
 /**
@@ -164,6 +165,7 @@ export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
   recordMissingAtProvider: async (client, scope) => {
     await recordMissingAtProvider(client, scope);
     await recordRefundsMissingAtProvider(client, scope);
+    await recordRefundsCancelledAtProvider(client, scope);
     await closeRefundsFoundLater(client, scope);
   },
   recordMoneyMovements,

@@ -196,4 +196,17 @@ describe('the simulated Asaas API', () => {
     expect(await reversals('2099-01-02')).toHaveLength(1);
     expect(() => sim.settleAsaasRefund(card.json.id, 0, 'DONE')).toThrow(/no PENDING refund/);
   });
+  it('cancels a DONE refund: its reversal stays on its day and a PAYMENT_REFUND_CANCELLED entry is dated the day asked for', async () => {
+    const card = await asaas('POST', '/v3/payments', payment('att-cancelled-refund'));
+    const entriesOn = async (day: string) =>
+      ((await asaas('GET', `/v3/financialTransactions?startDate=${day}&finishDate=${day}&limit=100`)).json.data as Array<{ type: string; paymentId: string; value: number }>)
+        .filter((entry) => entry.paymentId === card.json.id && entry.type !== 'PAYMENT_RECEIVED')
+        .map(({ type, value }) => ({ type, value }));
+    const today = new Date().toISOString().slice(0, 10);
+    await asaas('POST', `/v3/payments/${card.json.id}/refund`, { value: 10 });
+    expect(sim.settleAsaasRefund(card.json.id, 0, 'CANCELLED', '2099-01-03').refunds).toMatchObject([{ status: 'CANCELLED', value: 10 }]);
+    expect(await entriesOn(today)).toEqual([{ type: 'PAYMENT_REVERSAL', value: -10 }]);
+    expect(await entriesOn('2099-01-03')).toEqual([{ type: 'PAYMENT_REFUND_CANCELLED', value: 10 }]);
+    expect(() => sim.settleAsaasRefund(card.json.id, 0, 'CANCELLED')).toThrow(/no PENDING refund/);
+  });
 });

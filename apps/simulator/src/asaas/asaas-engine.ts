@@ -32,6 +32,8 @@ export class AsaasEngine {
   readonly webhooks: WebhookSender<AsaasEvent>;
   /** Each DONE refund's extrato day, by `paymentId#index`: kept off the refund, whose fields Asaas shows. */
   private readonly refundBookings = new Map<string, string>();
+  /** The extrato day of a DONE refund's cancellation (Asaas gives the money back to the account), same key. */
+  private readonly refundCancellations = new Map<string, string>();
 
   constructor(
     readonly faults: FaultPlanner,
@@ -119,14 +121,20 @@ export class AsaasEngine {
 
   /**
    * Settles a PENDING refund (the `index`th of its payment) as the bank would: DONE today, its extrato entry dated
-   * `bookedOn` (default: today plus the booking delay), or CANCELLED, which moved no money.
+   * `bookedOn` (default: today plus the booking delay), or CANCELLED, which moved no money. A DONE refund may be
+   * CANCELLED too, as Asaas does after the fact: its money comes back, in an entry dated `bookedOn` (default today).
    */
   settleRefund(paymentId: string, index: number, status: unknown, bookedOn?: string): AsaasPayment {
     const payment = this.requirePayment(paymentId);
     const refund = payment.refunds?.[index];
-    if (!refund || refund.status !== 'PENDING') throw new InvalidControlInput(`payment ${paymentId} has no PENDING refund at ${index}`);
+    const cancellingDone = refund?.status === 'DONE' && status === 'CANCELLED';
+    if (!refund || (refund.status !== 'PENDING' && !cancellingDone)) throw new InvalidControlInput(`payment ${paymentId} has no PENDING refund at ${index}`);
     if (bookedOn !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(bookedOn)) throw new InvalidControlInput('bookedOn must be YYYY-MM-DD');
-    if (status === 'CANCELLED') refund.status = 'CANCELLED';
+    if (cancellingDone) {
+      // Money already left: its reversal entry stays, and the cancellation is a credit on its own day.
+      refund.status = 'CANCELLED';
+      this.refundCancellations.set(`${paymentId}#${index}`, bookedOn ?? new Date().toISOString().slice(0, 10));
+    } else if (status === 'CANCELLED') refund.status = 'CANCELLED';
     else if (status === 'DONE') this.refundDone(payment, index, new Date().toISOString().slice(0, 10), Date.now(), bookedOn);
     else throw new InvalidControlInput(`a refund settles DONE or CANCELLED, not ${String(status)}`);
     return payment;
@@ -135,6 +143,11 @@ export class AsaasEngine {
   /** The day a DONE refund's extrato entry is dated; undefined for one not DONE. */
   refundBookedOn(paymentId: string, index: number): string | undefined {
     return this.refundBookings.get(`${paymentId}#${index}`);
+  }
+
+  /** The day the cancellation of a refund that was DONE is dated in the extrato; undefined for any other refund. */
+  refundCancelledOn(paymentId: string, index: number): string | undefined {
+    return this.refundCancellations.get(`${paymentId}#${index}`);
   }
 
   private refundDone(payment: AsaasPayment, index: number, doneOn: string, now: number, bookedOn?: string): void {

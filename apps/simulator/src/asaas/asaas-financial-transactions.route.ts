@@ -19,7 +19,8 @@ import type { AsaasPayment } from './asaas-payment.js';
  *   the extrato and reads the amounts from the payment's own `refunds[]`.
  * Modelled here: a received payment's credit on its payment date, and a DONE refund's debit on the day it turned
  * DONE, plus `asaasRefundBookingDelayDays` (or the day the control API names): a refund held PENDING, or booked
- * late, lands in the extrato on a later day than its `dateCreated`.
+ * late, lands in the extrato on a later day than its `dateCreated`. A DONE refund cancelled afterwards keeps its
+ * debit and adds a `PAYMENT_REFUND_CANCELLED` credit on the day it was cancelled [U].
  * Fees, transfers and balance are left out; `balance` is not modelled.
  */
 interface FinancialTransaction {
@@ -27,7 +28,7 @@ interface FinancialTransaction {
   id: string;
   value: number;
   balance: null;
-  type: 'PAYMENT_RECEIVED' | 'PAYMENT_REVERSAL';
+  type: 'PAYMENT_RECEIVED' | 'PAYMENT_REVERSAL' | 'PAYMENT_REFUND_CANCELLED';
   date: string;
   paymentId: string;
   description: string;
@@ -36,16 +37,21 @@ interface FinancialTransaction {
 const RECEIVED = ['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH', 'REFUND_REQUESTED', 'REFUNDED', 'CHARGEBACK_REQUESTED'];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function transactionsOf(payment: AsaasPayment, bookedOn: (paymentId: string, index: number) => string | undefined): FinancialTransaction[] {
+type RefundDay = (paymentId: string, index: number) => string | undefined;
+
+function transactionsOf(payment: AsaasPayment, bookedOn: RefundDay, cancelledOn: RefundDay): FinancialTransaction[] {
   const entries: FinancialTransaction[] = [];
   const base = { object: 'financialTransaction' as const, balance: null, paymentId: payment.id };
   if (payment.paymentDate && RECEIVED.includes(payment.status)) {
     entries.push({ ...base, id: `ftr_${payment.id}_r`, value: payment.value, type: 'PAYMENT_RECEIVED', date: payment.paymentDate, description: `Cobrança recebida ${payment.id}` });
   }
   (payment.refunds ?? []).forEach((refund, index) => {
-    if (refund.status !== 'DONE') return;
+    const cancelled = cancelledOn(payment.id, index);
+    if (refund.status !== 'DONE' && cancelled === undefined) return;
     const date = bookedOn(payment.id, index) ?? refund.dateCreated.slice(0, 10);
     entries.push({ ...base, id: `ftr_${payment.id}_${index}`, value: -refund.value, type: 'PAYMENT_REVERSAL', date, description: `Estorno de fatura ${payment.id}` });
+    if (cancelled === undefined) return;
+    entries.push({ ...base, id: `ftr_${payment.id}_${index}_c`, value: refund.value, type: 'PAYMENT_REFUND_CANCELLED', date: cancelled, description: `Cancelamento do estorno de fatura ${payment.id}` });
   });
   return entries;
 }
@@ -60,7 +66,7 @@ export function listAsaasFinancialTransactions(engine: AsaasEngine, query: URLSe
   engine.stats.countAsaasRequest('financialTransactions');
   const all = engine
     .payments()
-    .flatMap((payment) => transactionsOf(payment, (paymentId, index) => engine.refundBookedOn(paymentId, index)))
+    .flatMap((payment) => transactionsOf(payment, (id, index) => engine.refundBookedOn(id, index), (id, index) => engine.refundCancelledOn(id, index)))
     .filter((entry) => entry.date >= startDate && entry.date <= finishDate)
     .sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
   const data = all.slice(offset, offset + limit);

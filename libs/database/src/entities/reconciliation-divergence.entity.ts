@@ -14,7 +14,8 @@ export type DivergenceKindColumn =
   | 'duplicate_transfer'
   | 'refund_provider_only'
   | 'refund_missing_at_provider'
-  | 'refund_amount_mismatch';
+  | 'refund_amount_mismatch'
+  | 'refund_cancelled_at_provider';
 
 /**
  * A mismatch between the provider's statement and our attempts. One row per (provider, kind, subject),
@@ -27,7 +28,7 @@ export type DivergenceKindColumn =
 @Index('ix_reconciliation_divergences_refund_charge', ['chargeId'], { where: "kind IN ('refund_provider_only', 'refund_amount_mismatch')" })
 @Check(
   'reconciliation_divergences_kind_check',
-  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge','duplicate_transfer', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch')`,
+  `kind IN ('provider_only','missing_at_provider','amount_mismatch','currency_mismatch','duplicate_charge','duplicate_transfer', 'refund_provider_only','refund_missing_at_provider','refund_amount_mismatch','refund_cancelled_at_provider')`,
 )
 @Check('reconciliation_divergences_status_check', `status IN ('open','acknowledged')`)
 @Check('reconciliation_divergences_owner_check', `charge_id IS NULL OR payout_id IS NULL`)

@@ -13,7 +13,9 @@ import { asaasRefundId, refundAttemptIn } from './asaas-refund.js';
  * day money moved. An extrato entry names the payment (`paymentId`) but not which of its refunds it is, so each
  * payment an entry of a refund type names is read (`GET /v3/payments/{id}`) and its `refunds[]` (status, value,
  * dateCreated, and the description that carries our attempt id) become the lines: every DONE refund of it,
- * whoever asked for it, dated by its `dateCreated`. A refund PENDING or CANCELLED moved no money and is no line.
+ * whoever asked for it, dated by its `dateCreated`. A refund PENDING or CANCELLED moved no money and is no refund
+ * line; a CANCELLED one carrying our attempt is a `refund_cancelled` line, so a success of ours Asaas cancelled
+ * (even after DONE: `PAYMENT_REFUND_CANCELLED` names its payment) reaches a person instead of being dropped.
  * A refund enters the extrato once DONE, which may be days after its `dateCreated` [U]: so every DONE refund of a
  * named payment is a line whatever its date (the matcher classifies those dated before the day, and keys them by
  * refund id, so two days that see one refund count it once). The extrato is read for the day alone: our refund of
@@ -68,6 +70,7 @@ function readRefundedPayment(paymentId: string, body: Record<string, unknown>): 
  */
 export function* asaasRefundLinesOf(payment: RefundedPayment, timeZone: string): Generator<StatementLine> {
   const seen = new Map<string, number>();
+  yield* cancelledRefundsOfOurs(payment, timeZone);
   for (const refund of payment.refunds) {
     if (!isRecord(refund) || refund.status !== 'DONE') continue;
     const ourAttempt = refundAttemptIn(refund.description);
@@ -76,9 +79,7 @@ export function* asaasRefundLinesOf(payment: RefundedPayment, timeZone: string):
     seen.set(key, nth);
     const attemptId = nth === 1 ? ourAttempt : null;
     const refundId = ourAttempt && nth === 1 ? key : `${key}:${nth}`;
-    const createdAt = typeof refund.dateCreated === 'string' ? wallClockIn(refund.dateCreated, timeZone) : null;
-    const amountCents = reaisToCents(refund.value);
-    if (!createdAt || !Number.isSafeInteger(amountCents)) throw new Error(`asaas payment ${payment.id} has a refund with an unreadable dateCreated or value`);
+    const { createdAt, amountCents } = readableRefund(payment.id, refund, timeZone);
     yield {
       lineId: refundId,
       kind: 'refund',
@@ -92,4 +93,42 @@ export function* asaasRefundLinesOf(payment: RefundedPayment, timeZone: string):
       providerStatus: 'DONE',
     };
   }
+}
+
+/**
+ * Each CANCELLED refund carrying our attempt, as a `refund_cancelled` line keyed by our refund's id (`reference`):
+ * the matcher puts one whose attempt we recorded succeeded to a person. Numbered (`:cancelled:1`, ...) so two
+ * cancelled refunds of one attempt are two lines of one refund id. A panel refund CANCELLED concerns no record of
+ * ours and is no line.
+ */
+function* cancelledRefundsOfOurs(payment: RefundedPayment, timeZone: string): Generator<StatementLine> {
+  const seen = new Map<string, number>();
+  for (const refund of payment.refunds) {
+    if (!isRecord(refund) || refund.status !== 'CANCELLED') continue;
+    const ourAttempt = refundAttemptIn(refund.description);
+    if (!ourAttempt) continue;
+    const refundId = asaasRefundId(payment.id, ourAttempt);
+    const nth = (seen.get(refundId) ?? 0) + 1;
+    seen.set(refundId, nth);
+    const { createdAt, amountCents } = readableRefund(payment.id, refund, timeZone);
+    yield {
+      lineId: `${refundId}:cancelled:${nth}`,
+      kind: 'refund_cancelled',
+      providerChargeId: payment.id,
+      attemptId: ourAttempt,
+      chargeId: null,
+      amountCents: -amountCents,
+      currency: 'brl',
+      createdAt,
+      reference: refundId,
+      providerStatus: 'CANCELLED',
+    };
+  }
+}
+
+function readableRefund(paymentId: string, refund: Record<string, unknown>, timeZone: string): { createdAt: Date; amountCents: number } {
+  const createdAt = typeof refund.dateCreated === 'string' ? wallClockIn(refund.dateCreated, timeZone) : null;
+  const amountCents = reaisToCents(refund.value);
+  if (!createdAt || !Number.isSafeInteger(amountCents)) throw new Error(`asaas payment ${paymentId} has a refund with an unreadable dateCreated or value`);
+  return { createdAt, amountCents };
 }

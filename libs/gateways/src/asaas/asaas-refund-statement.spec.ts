@@ -5,7 +5,7 @@ const AT = '2026-12-01 12:00:00';
 const panel = (status: string, value = 7) => ({ dateCreated: AT, status, value, description: 'Estorno pelo painel' });
 const ours = (status: string, value = 7, attempt = 'att-1') => ({ dateCreated: AT, status, value, description: `charge-once refund ${attempt}` });
 const linesOf = (refunds: unknown[]) => [...asaasRefundLinesOf({ id: 'pay_1', externalReference: null, refunds }, 'UTC')];
-const idsOf = (refunds: unknown[]) => linesOf(refunds).map((line) => line.lineId);
+const idsOf = (refunds: unknown[]) => linesOf(refunds).filter((line) => line.kind === 'refund').map((line) => line.lineId);
 const P7 = 'pay_1:refund:2026-12-01 12:00:00:700';
 
 describe('Asaas refund lines', () => {
@@ -38,7 +38,7 @@ describe('Asaas refund lines', () => {
   });
 
   it('makes a second DONE refund carrying our attempt a line of its own, linked to no attempt', () => {
-    const lines = linesOf([ours('DONE', 10), ours('CANCELLED', 10), ours('DONE', 10), ours('DONE', 10, 'att-2')]);
+    const lines = linesOf([ours('DONE', 10), ours('CANCELLED', 10), ours('DONE', 10), ours('DONE', 10, 'att-2')]).filter((line) => line.kind === 'refund');
     expect(lines.map(({ lineId, reference, attemptId, amountCents }) => ({ lineId, reference, attemptId, amountCents }))).toEqual([
       { lineId: 'pay_1:refund:att-1', reference: 'pay_1:refund:att-1', attemptId: 'att-1', amountCents: -1000 },
       { lineId: 'pay_1:refund:att-1:2', reference: 'pay_1:refund:att-1:2', attemptId: null, amountCents: -1000 },
@@ -49,5 +49,21 @@ describe('Asaas refund lines', () => {
   it('keeps a DONE refund of any day, dated by its dateCreated: the matcher decides which day classifies it', () => {
     const [line] = asaasRefundLinesOf({ id: 'pay_1', externalReference: null, refunds: [{ ...panel('DONE'), dateCreated: '2026-11-20 09:30:00' }] }, 'UTC');
     expect(line).toMatchObject({ kind: 'refund', providerChargeId: 'pay_1', amountCents: -700, createdAt: new Date('2026-11-20T09:30:00Z') });
+  });
+
+  it('makes each CANCELLED refund carrying our attempt a refund_cancelled line keyed by our refund id, and a panel one none', () => {
+    const lines = linesOf([ours('CANCELLED', 10), panel('CANCELLED'), ours('DONE', 5, 'att-2'), ours('CANCELLED', 10)]).filter((line) => line.kind === 'refund_cancelled');
+    expect(lines).toEqual([1, 2].map((nth) => ({
+      lineId: `pay_1:refund:att-1:cancelled:${nth}`,
+      kind: 'refund_cancelled',
+      providerChargeId: 'pay_1',
+      attemptId: 'att-1',
+      chargeId: null,
+      amountCents: -1000,
+      currency: 'brl',
+      createdAt: new Date('2026-12-01T12:00:00Z'),
+      reference: 'pay_1:refund:att-1',
+      providerStatus: 'CANCELLED',
+    })));
   });
 });

@@ -1,8 +1,12 @@
 /** Where a statement comes from: API paging for ordinary days, the provider's report file for large ones. */
 export type StatementSource = 'api' | 'report';
 
-/** `payout`: money we sent out (a Pix transfer the provider executed), read from a payout gateway's statement. */
-export type StatementLineKind = 'charge' | 'refund' | 'dispute' | 'dispute_reversal' | 'payout' | 'other';
+/**
+ * `payout`: money we sent out (a Pix transfer the provider executed), read from a payout gateway's statement.
+ * `refund_cancelled`: a refund of ours the provider shows CANCELLED (Asaas); it moves no money (its amount is the
+ * refund's value, as evidence) and every money step reads only its own kinds.
+ */
+export type StatementLineKind = 'charge' | 'refund' | 'refund_cancelled' | 'dispute' | 'dispute_reversal' | 'payout' | 'other';
 
 /** One line of the provider's statement (a balance change), normalised; amounts signed, in minor units. */
 export interface StatementLine {

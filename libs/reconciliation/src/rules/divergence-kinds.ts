@@ -6,7 +6,8 @@
  * The mismatches: the provider took a different amount or currency than the charge asked for.
  * The refund kinds say the same of money given back: a refund at the provider with no succeeded refund attempt
  * of ours (none, or one we recorded as failed or unknown), our succeeded refund absent from the statement, and a
- * refund of another amount (or currency) than ours.
+ * refund of another amount (or currency) than ours, and our succeeded refund the provider shows cancelled (the
+ * customer never got the money back): a person decides, the attempt is never rewritten.
  */
 export const DIVERGENCE_KINDS = [
   'provider_only',
@@ -18,6 +19,7 @@ export const DIVERGENCE_KINDS = [
   'refund_provider_only',
   'refund_missing_at_provider',
   'refund_amount_mismatch',
+  'refund_cancelled_at_provider',
 ] as const;
 export type DivergenceKind = (typeof DIVERGENCE_KINDS)[number];
 
