@@ -115,6 +115,23 @@ describe('Asaas refunds booked on another day than they were made', () => {
     expect(await refundableOf(late.id)).toBe(4990 - 1000);
   });
 
+  it('a refund found later stays open for a person when the charge was refunded again after it looked missing', async () => {
+    stack.sim.configure({ asaasRefundBookingDelayDays: 2 });
+    const charge = await asaasCharge();
+    const first = await refund(stack, charge.id, 1000);
+    expect(first.status).toBe('succeeded');
+    await run(today);
+    expect(await missingOf(charge.id)).toMatchObject({ status: 'open' });
+
+    // Someone refunds again, the first looking lost; then Asaas books the first.
+    stack.sim.configure({ asaasRefundBookingDelayDays: 0 });
+    expect((await refund(stack, charge.id, 1000)).status).toBe('succeeded');
+    const booked = await run(addDays(today, 2));
+    const missing = await missingOf(charge.id);
+    expect(missing).toMatchObject({ status: 'open', note: null, acknowledged_by: null });
+    expect(missing.detail).toMatchObject({ refundId: first.id, foundLater: [{ runId: booked.id, amountCents: 1000 }] });
+  });
+
   it('a second DONE refund carrying our attempt is a refund we did not make: a divergence, and the cap drops by both', async () => {
     const charge = await asaasCharge();
     const payment = charge.attempts[0].providerChargeId!;

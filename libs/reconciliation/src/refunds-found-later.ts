@@ -4,6 +4,15 @@ import type { MatchScope } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 import { refundLineOfRun } from './refund-statement.matcher.js';
 
+/**
+ * Another refund of the same charge made after the divergence was raised: someone may have refunded again because
+ * the first looked lost, and now both went out. A person decides that one; the sighting is still recorded.
+ */
+const REFUNDED_AGAIN_SINCE = `SELECT 1 FROM attempts missing
+                                JOIN attempts again ON again.charge_id = missing.charge_id AND again.operation = 'refund'
+                                                   AND again.id <> missing.id AND again.created_at > d.created_at
+                               WHERE missing.id = d.attempt_id`;
+
 /** Who closes a divergence the provider's own statement answered, and the note it leaves. */
 const FOUND_LATER = { actor: 'reconciliation', note: 'found on a later statement' } as const;
 
@@ -12,7 +21,8 @@ const FOUND_LATER = { actor: 'reconciliation', note: 'found on a later statement
  * in its extrato once DONE, a day or more after it was made, so the run of the refund's day cannot tell late from
  * lost; the run of the day that books it sees its line. The divergence is kept: it gains the sighting (this run,
  * its day, the line), once per line, so the first run that found it stays named; then an open one is acknowledged
- * as found on a later statement, the way a person acknowledges one (whose acknowledgement, if first, stands).
+ * as found on a later statement, the way a person acknowledges one (whose acknowledgement, if first, stands),
+ * unless the charge was refunded again after the divergence was raised (REFUNDED_AGAIN_SINCE): that stays open.
  * Two statements, each idempotent, so a run taken over half-way completes both. A line whose amount differs is
  * also classified on its own (refund_amount_mismatch): this closes only "missing". Returns how many it closed.
  */
@@ -33,7 +43,11 @@ export async function closeRefundsFoundLater(client: PoolClient, scope: MatchSco
     [scope.runId, scope.provider, scope.day, scope.window.end],
   );
   const { rowCount } = await client.query(
-    acknowledgeDivergences(`d.provider = $1 AND d.kind = 'refund_missing_at_provider' AND d.detail ? 'foundLater'`, '$2', '$3'),
+    acknowledgeDivergences(
+      `d.provider = $1 AND d.kind = 'refund_missing_at_provider' AND d.detail ? 'foundLater' AND NOT EXISTS (${REFUNDED_AGAIN_SINCE})`,
+      '$2',
+      '$3',
+    ),
     [scope.provider, FOUND_LATER.note, FOUND_LATER.actor],
   );
   return rowCount ?? 0;
