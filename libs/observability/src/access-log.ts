@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 
 /** Levels at which every request still gets its own access-log line. */
 const REQUEST_LOG_LEVELS = new Set(['debug', 'trace']);
-/** Polled by probes and scrapers: a line each would drown the rest. */
-const UNLOGGED_PATHS = new Set(['/health', '/metrics']);
+/** Polled by probes and scrapers, by route pattern: a line each would drown the rest. */
+const UNLOGGED_ROUTES = new Set(['/health', '/metrics']);
 /** The hot routes, by method and route pattern. */
 const HOT_ROUTES = new Set(['POST /charges', 'POST /charges/:id/submit']);
 
@@ -25,8 +25,9 @@ const HOT_ROUTES = new Set(['POST /charges', 'POST /charges/:id/submit']);
 export function logRequests(http: FastifyInstance, logger: Logger): void {
   const everyRoute = REQUEST_LOG_LEVELS.has(logger.level);
   http.addHook('onResponse', (request, reply, done) => {
-    const path = request.url.split('?', 1)[0];
-    if (UNLOGGED_PATHS.has(path) || (!everyRoute && reply.statusCode < 500 && HOT_ROUTES.has(`${request.method} ${request.routeOptions.url}`))) return done();
+    // Told by the route that matched, as the rate limits are: another spelling of a URL is the same route.
+    const route = request.routeOptions.url ?? '';
+    if (UNLOGGED_ROUTES.has(route) || (!everyRoute && reply.statusCode < 500 && HOT_ROUTES.has(`${request.method} ${route}`))) return done();
     // The request and response themselves: the logger's serializers (pino-http's, as before) pick their fields.
     const line = { req: request, res: reply.raw, responseTime: Math.round(reply.elapsedTime) };
     if (reply.statusCode >= 500) logger.error(line, 'request errored');
