@@ -15,5 +15,10 @@ const PATTERNS: Record<PixKeyType, { pattern: RegExp; shape: string }> = {
 export function pixKeyProblem(type: PixKeyType, key: string): string | null {
   const rule = PATTERNS[type];
   if (key.length > 77 || !rule.pattern.test(key)) return `pixKey: a ${type} key must be ${rule.shape}`;
+  // One digit repeated passes the DV arithmetic (000.000.000-00 is "valid"), but the Receita never issues one
+  // and banks refuse it: refused here, before anything is reserved.
+  if ((type === 'cpf' || type === 'cnpj') && /^(\d)\1+$/.test(key)) {
+    return `pixKey: a ${type} key must be a number the Receita issues, not one digit repeated`;
+  }
   return null;
 }
