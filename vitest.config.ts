@@ -28,6 +28,9 @@ export default defineConfig({
       API_RATE_LIMIT: '100000000',
       AUTH_FAILURE_LIMIT: '100000000',
       WEBHOOK_RATE_LIMIT: '100000000',
+      // Receivers in the tests listen on 127.0.0.1 over plain http; the SSRF tests turn this off for themselves.
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      EVENTS_ENCRYPTION_KEY: 'dGVzdC1vbmx5LWtleS10ZXN0LW9ubHkta2V5LTMyYnk=',
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -30,6 +30,7 @@ import { DuplicateTransferKind1764680290000 } from './1764680290000-DuplicateTra
 import { RenameChargeAttemptsToAttempts1764680300000 } from './1764680300000-RenameChargeAttemptsToAttempts.js';
 import { AttemptProviderRef1764680310000 } from './1764680310000-AttemptProviderRef.js';
 import { RefundCancelledKind1764680320000 } from './1764680320000-RefundCancelledKind.js';
+import { MerchantEvents1764680330000 } from './1764680330000-MerchantEvents.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -68,4 +69,5 @@ export const MIGRATIONS = [
   RenameChargeAttemptsToAttempts1764680300000,
   AttemptProviderRef1764680310000,
   RefundCancelledKind1764680320000,
+  MerchantEvents1764680330000,
 ];

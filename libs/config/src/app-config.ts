@@ -72,6 +72,21 @@ export class AppConfig extends ProviderSettings {
   @IsOptional() @IsString() @Length(16, 255, { message: 'METRICS_TOKEN must be 16 to 255 characters' })
   METRICS_TOKEN?: string;
 
+  /**
+   * Key that encrypts merchants' webhook endpoint secrets at rest: 32 bytes, base64 (`openssl rand -base64 32`).
+   * Unset, endpoints cannot be created or delivered to (the launcher writes one to `.data/`).
+   */
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'EVENTS_ENCRYPTION_KEY must be 32 bytes in base64 (openssl rand -base64 32)' })
+  EVENTS_ENCRYPTION_KEY?: string;
+
+  /**
+   * `true` lets webhook endpoints be plain `http` and resolve to loopback, private or link-local addresses: for
+   * the simulator mode, compose and tests only. Otherwise an endpoint must be `https` to a public address, checked
+   * at creation and again at every delivery (DNS can change).
+   */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true' | 'false' = 'false';
+
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)
   MAX_BODY_BYTES = 1_048_576;

@@ -18,6 +18,7 @@ const OPTIONAL_SETTINGS = [
   'EFI_PIX_KEY',
   'EFI_WEBHOOK_CA_PATH',
   'EFI_WEBHOOK_HMAC',
+  'EVENTS_ENCRYPTION_KEY',
 ];
 
 /** Lists of delays: read into `number[]` here, so a bad value stops the process at boot with the variable's name. */
