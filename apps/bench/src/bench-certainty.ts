@@ -4,6 +4,7 @@ import pg from 'pg';
 import { migrateDatabase } from '@app/database';
 import { startSimulator, type FaultRule } from '@app/simulator';
 import { intArg, percentile, startService, waitForHealth } from './bench-process.js';
+import { startEventReceiver } from './event-receiver.js';
 
 /**
  * `npm run certainty -- --n=500 --c=25 --max-minutes=20`: how long an unknown attempt stays unknown at the
@@ -11,7 +12,9 @@ import { intArg, percentile, startService, waitForHealth } from './bench-process
  * through a real api and worker against the simulator, a third each with a lost response (the intent is
  * created, the answer never comes), a 500 before creating, and a 500 after creating; half of all webhooks
  * are dropped. Prints time to certainty (unknown_since → resolved_at, read from the database) p50/p90/p99 by
- * fault and by what resolved it. A benchmark, not a test: it asserts nothing.
+ * fault and by what resolved it, and time to merchant knowledge: from the submit (when the provider held the truth)
+ * to the merchant's receiver getting the charge's final event, verified with `standardwebhooks`. A benchmark, not a
+ * test: it asserts nothing.
  */
 const n = intArg('n', 500);
 const c = intArg('c', 25);
@@ -35,7 +38,21 @@ const customerOf = (i: number) => `cus_cert_${run}_${i}`;
 const rules: FaultRule[] = Array.from({ length: n }, (_, i) => ({ fault: FAULTS[i % 3], match: { customerId: customerOf(i) }, times: 1 }));
 sim.setFaults({ rules });
 
-const env = { DATABASE_URL: databaseUrl, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator', QUEUE_PREFIX: `cert-${run}` };
+const env = {
+  DATABASE_URL: databaseUrl,
+  STRIPE_API_BASE: sim.apiUrl,
+  STRIPE_SECRET_KEY: 'sk_test_simulator',
+  STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator',
+  QUEUE_PREFIX: `cert-${run}`,
+  EVENTS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+};
+/** The final event of each charge, when the merchant's receiver first had it. */
+const FINAL = new Set(['charge.succeeded', 'charge.failed', 'charge.captured_late']);
+const knownAt = new Map<string, { type: string; at: number }>();
+const receiver = await startEventReceiver((event) => {
+  if (FINAL.has(event.type) && !knownAt.has(event.objectId)) knownAt.set(event.objectId, { type: event.type, at: event.firstReceivedAt });
+});
 const api = startService('api', { ...env, PORT: String(port), API_TOKENS: `merchant:${token}` });
 const worker = startService('worker', env);
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
@@ -43,8 +60,12 @@ const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application
 
 try {
   await waitForHealth(base);
+  const endpoint = await fetch(`${base}/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url, events: [...FINAL] }) });
+  if (endpoint.status !== 201) throw new Error(`POST /webhook-endpoints answered ${endpoint.status}`);
+  receiver.trust(((await endpoint.json()) as { secret: string }).secret);
   console.log(`certainty  N=${n} (a third each: ${FAULTS.map((f) => LABEL[f]).join(', ')}), half of all webhooks dropped, default timings`);
   const chargeIds: string[] = [];
+  const submittedAt = new Map<string, number>();
   let next = 0;
   const client = async () => {
     while (next < n) {
@@ -53,6 +74,7 @@ try {
       const created = await fetch(`${base}/charges`, { method: 'POST', headers, body: JSON.stringify(body) });
       const { id } = (await created.json()) as { id: string };
       chargeIds.push(id);
+      submittedAt.set(id, Date.now());
       await fetch(`${base}/charges/${id}/submit`, { method: 'POST', headers });
     }
   };
@@ -74,8 +96,10 @@ try {
   if (open > 0) console.log(`  STOPPED after ${waited.toFixed(0)} s with ${open} attempts still open: the figures below are only those resolved so far`);
   else console.log(`  every attempt certain after ${waited.toFixed(0)} s`);
   await report(chargeIds);
+  await reportMerchantKnowledge(chargeIds, submittedAt);
 } finally {
   await Promise.all([api.stop(), worker.stop()]);
+  await receiver.close();
   await db.end();
   await sim.close();
 }
@@ -117,4 +141,25 @@ async function report(chargeIds: string[]): Promise<void> {
   }
   const stats = sim.stats();
   console.log(`\n  faults injected: ${JSON.stringify(stats.faultsInjected)}; webhooks: ${JSON.stringify(stats.webhooks)}`);
+}
+
+/** Provider truth (the submit) to the merchant's receiver holding the final event; waits up to a minute for stragglers. */
+async function reportMerchantKnowledge(chargeIds: string[], submittedAt: Map<string, number>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (chargeIds.some((id) => !knownAt.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  const byType = new Map<string, number[]>();
+  for (const id of chargeIds) {
+    const known = knownAt.get(id);
+    if (!known) continue;
+    byType.set(known.type, [...(byType.get(known.type) ?? []), (known.at - (submittedAt.get(id) ?? known.at)) / 1000]);
+  }
+  const all = [...byType.values()].flat().sort((a, b) => a - b);
+  console.log('\n  time to merchant knowledge (seconds from the submit to the receiver holding the final event):');
+  for (const [type, values] of [...byType.entries(), ['all final events', all] as [string, number[]]]) {
+    values.sort((a, b) => a - b);
+    console.log(`  ${type.padEnd(46)} ${String(values.length).padStart(5)} ${percentile(values, 50).toFixed(1).padStart(8)} ${percentile(values, 90).toFixed(1).padStart(8)} ${percentile(values, 99).toFixed(1).padStart(8)}`);
+  }
+  const missing = chargeIds.length - all.length;
+  if (missing > 0) console.log(`  ${missing} charges had no final event at the receiver (in review, or still open)`);
+  console.log(`  receiver: ${receiver.events.size} events, ${receiver.rejected()} refused signatures`);
 }

@@ -5,23 +5,28 @@ import { performance } from 'node:perf_hooks';
 import { migrateDatabase } from '@app/database';
 import { startSimulator } from '@app/simulator';
 import { DIST, intArg, percentile, startService, waitForHealth } from './bench-process.js';
+import { compareWithEndpoint, printEndpointComparison } from './endpoint-phases.js';
 import { databaseBackendsCpuSeconds } from './database-cpu.js';
 import { dropScratchSchema, measureDbWriteRate, prepareScratchSchema } from './db-write-rate.js';
 import { statementsSentBy } from './statement-count.js';
 
 /**
- * `npm run bench:submit -- --n=5000 --c=8 [--profile]`: creates and submits N charges from C concurrent
+ * `npm run bench:submit -- --n=5000 --c=8 [--profile] [--no-events]`: creates and submits N charges from C concurrent
  * clients against a zero-latency simulator, through a real api process, and prints throughput, submit latency
  * and the api's idle and peak RSS and CPU per charge. Before and after that, the same minimal writes of a charge run directly with `pg`
  * (C connections, a scratch copy of the tables): the database's own rate, which the api's rate is a ratio of.
  * The api counts the statements it sends (a `pg` wrapper preloaded by this bench only). `--profile` writes a
  * `--cpu-prof` profile of the api into the working directory. Then the same clients drive a floor server
  * (http-floor.server.ts: the same requests and provider call on bare node:http, no framework, no database) whose
- * rate bounds what any Node service can reach here. Not a test: it measures, it does not assert.
+ * rate bounds what any Node service can reach here. Then three more runs of the same load with one webhook endpoint
+ * enabled, disabled, enabled (endpoint-phases.ts): the rate with events against the rate without, and the delivery
+ * lag to a receiver that verifies every event. Not a test: it measures, it does not assert.
  */
 const n = intArg('n', 5000);
 const c = intArg('c', 8);
 const profile = process.argv.includes('--profile');
+/** `--no-events`: skip the three phases that measure the cost of one webhook endpoint. */
+const skipEvents = process.argv.includes('--no-events');
 const port = 3900 + Math.floor(Math.random() * 90);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_bench';
 const database = new URL(databaseUrl).pathname.slice(1);
@@ -33,14 +38,21 @@ await migrateDatabase(databaseUrl);
 await prepareScratchSchema(databaseUrl);
 const dbRateBefore = await measureDbWriteRate(databaseUrl, n, c);
 const sim = await startSimulator({ port: 0, controlPort: 0 });
+// The worker runs in every phase, so the phases with a webhook endpoint pay only for the events themselves.
+const shared = {
+  DATABASE_URL: databaseUrl,
+  STRIPE_API_BASE: sim.apiUrl,
+  STRIPE_SECRET_KEY: 'sk_test_simulator',
+  QUEUE_PREFIX: `bench-${randomUUID().slice(0, 8)}`,
+  EVENTS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+};
+const worker = startService('worker', shared);
 const api = startService(
   'api',
   {
+    ...shared,
     PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    STRIPE_API_BASE: sim.apiUrl,
-    STRIPE_SECRET_KEY: 'sk_test_simulator',
-    QUEUE_PREFIX: `bench-${randomUUID().slice(0, 8)}`,
     API_TOKENS: `merchant:${token}`,
     BENCH_QUERY_COUNT_FILE: countFile,
   },
@@ -88,7 +100,8 @@ try {
   await new Promise((r) => setTimeout(r, 400));
   const statements = (await statementsSentBy(api, countFile)) - queriesBefore;
   const apiPeakRss = api.peakRssMiB();
-  await api.stop();
+  const withEndpoint = skipEvents ? null : await compareWithEndpoint(base, headers, databaseUrl, drive, n / seconds);
+  await Promise.all([api.stop(), worker.stop()]);
   // Read before the floor phase sends its own creates to the same simulator.
   const stats = sim.stats();
   const maxPerKey = Math.max(...Object.values(stats.createsByIdempotencyKey));
@@ -133,8 +146,9 @@ try {
   );
   console.log(`  submit p50: ${p50.toFixed(1)} ms  p99: ${p99.toFixed(1)} ms  (floor: p50 ${floorP50.toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms)`);
   console.log(`  statements (round trips) per charge: ${(statements / n).toFixed(2)}  (${statements} in total)`);
+  if (withEndpoint) printEndpointComparison(withEndpoint);
 } finally {
-  await api.stop();
+  await Promise.all([api.stop(), worker.stop()]);
   await sim.close();
   await dropScratchSchema(databaseUrl);
   if (profile) console.log(`  api CPU profile: ${process.cwd()}/CPU.*.cpuprofile`);

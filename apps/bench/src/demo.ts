@@ -4,6 +4,7 @@ import { migrateDatabase } from '@app/database';
 import { signStripePayload } from '@app/gateways';
 import { startEfiSimulator, startSimulator, type CreateFault } from '@app/simulator';
 import { startService, waitForHealth } from './bench-process.js';
+import { startEventReceiver } from './event-receiver.js';
 
 /**
  * `npm run demo`: a guided tour with real processes. It starts the Stripe and Efí simulators, an api and a worker
@@ -40,6 +41,9 @@ const env = {
   EFI_PIX_KEY: 'payouts@charge-once.example',
   QUEUE_PREFIX: `demo-${randomUUID().slice(0, 8)}`,
   API_TOKENS: `merchant:demo-merchant:${token},admin:demo-admin:${adminToken}`,
+  EVENTS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  // The merchant's receiver below listens on 127.0.0.1 over plain http.
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
 };
 const services = [startService('api', env), startService('worker', env)];
 
@@ -94,9 +98,18 @@ async function scenario(title: string, fault: CreateFault | null, note: string, 
   console.log(`  at the provider: ${intents.length} intent(s), ${intents.filter((i) => i.status === 'succeeded').length} succeeded`);
 }
 
+// The merchant's side: every event the service sends, verified with the Standard Webhooks library, as it arrives.
+const receiver = await startEventReceiver((event, fresh) => {
+  const again = fresh ? '' : ` (again, ${event.deliveries}×, same webhook-id: ${event.webhookIds.size === 1})`;
+  console.log(`  ⇢ merchant's receiver: ${event.type} for ${event.objectId.slice(0, 8)}…, signature verified${again}`);
+});
+
 try {
   await waitForHealth(base);
   console.log(`charge-once demo: api ${base}, worker, Stripe simulator ${sim.apiUrl}`);
+  const endpoint = await call<{ id: string; secret: string }>('POST', '/webhook-endpoints', { url: receiver.url, description: 'demo receiver' });
+  receiver.trust(endpoint.secret);
+  console.log(`  the merchant registered a webhook endpoint (${receiver.url}); its secret ${endpoint.secret.slice(0, 10)}… was shown once`);
   await scenario('1. A normal charge', null, 'One call, a 2xx: succeeded.');
   await scenario('2. The provider creates the charge, then the response is lost (its webhooks lost too)', 'hang_after_create', 'A read timeout is not a failure: the attempt is unknown, and the worker asks the provider (by our reference) instead of charging again.', false);
   await scenario('3. The same, but the provider\'s webhook gets through', 'hang_after_create', 'The signed webhook settles the attempt, even while our call is still waiting for its answer.');
@@ -121,7 +134,12 @@ try {
   console.log(`  faults injected: ${JSON.stringify(stats.faultsInjected)}`);
   console.log(`  intents created: ${stats.intentsCreated}; most intents for one idempotency key: ${Math.max(...Object.values(stats.createsByIdempotencyKey))}`);
   console.log(`  webhooks delivered: ${stats.webhooks.delivered} (duplicates ${stats.webhooks.duplicated}, reordered batches)`);
+  const received = [...receiver.events.values()];
+  console.log('\nAt the merchant\'s receiver:');
+  console.log(`  ${received.length} events, every one verified with standardwebhooks; ${receiver.rejected()} refused signatures`);
+  console.log(`  by type: ${JSON.stringify(Object.fromEntries([...new Set(received.map((e) => e.type))].map((t) => [t, received.filter((e) => e.type === t).length])))}`);
 } finally {
+  await receiver.close();
   await Promise.all(services.map((s) => s.stop()));
   await sim.close();
   await efi.close();

@@ -7,6 +7,7 @@ import { provideRedis } from './local-redis.js';
 import { assertPortFree, readPort, waitForHealth, waitForPort } from './ports.js';
 import { ProcessGroup } from './process-group.js';
 import { apiTokensSetting, devTokens, printReady } from './ready-banner.js';
+import { eventsEncryptionKey } from './events-key.js';
 import { useSimulator } from './simulator-settings.js';
 import { redact, say, warn } from './terminal.js';
 
@@ -70,6 +71,7 @@ async function main(group: ProcessGroup): Promise<void> {
     say(`STRIPE_SECRET_KEY is set: using the Stripe API at ${env.STRIPE_API_BASE ?? 'https://api.stripe.com'}`);
   }
 
+  env.EVENTS_ENCRYPTION_KEY ??= eventsEncryptionKey(dataDir);
   const tokens = env.API_TOKENS ? null : devTokens(dataDir);
   if (tokens) env.API_TOKENS = apiTokensSetting(tokens);
   // A 2 MiB young generation, and a heap limit that keeps V8 from letting old garbage reach 4x the live heap (README, Memory).

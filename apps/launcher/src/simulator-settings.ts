@@ -23,10 +23,13 @@ export function useSimulator(env: NodeJS.ProcessEnv, ports: SimulatorPorts): voi
     STRIPE_SECRET_KEY: 'sk_test_simulator',
     // The simulator signs its webhooks with its own public secret: only ever set here, for the simulator.
     STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator',
+    // A merchant trying the service locally receives its events on localhost over http.
+    WEBHOOK_ALLOW_PRIVATE_URLS: env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
   });
   say('STRIPE_SECRET_KEY is not set: using the local Stripe SIMULATOR, not Stripe. No real money moves.');
   say(`  simulated Stripe API http://127.0.0.1:${ports.api}, control API http://127.0.0.1:${ports.control}/_sim, webhooks to ${env.SIMULATOR_WEBHOOK_URL}`);
   say('  set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) to talk to Stripe instead');
+  if (env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') say('  webhook endpoints may be http and local (WEBHOOK_ALLOW_PRIVATE_URLS=true): simulator mode only');
   if (!env.ASAAS_API_KEY) useAsaasSimulator(env, ports);
   if (!env.EFI_CLIENT_SECRET) useEfiSimulator(env, ports);
 }
