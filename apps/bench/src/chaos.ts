@@ -8,6 +8,7 @@ import pg from 'pg';
 import { migrateDatabase } from '@app/database';
 import { startSimulator } from '@app/simulator';
 import { describeStuckAttempts } from './chaos-diagnosis.js';
+import { checkEventInvariants, registerReceiver, waitForDeliveries, type MerchantReceiver } from './chaos-events.js';
 import { checkInvariants } from './chaos-invariants.js';
 import { intArg, startService, waitForHealth, type ServiceProcess } from './bench-process.js';
 import { EmbeddedCluster } from '../../launcher/src/embedded-cluster.js';
@@ -21,7 +22,10 @@ import { freePortNumber } from './free-port.js';
  * the simulator injects every provider fault (seeded) and duplicates, reorders and drops webhooks. During the
  * load: a PostgreSQL restart, a Redis flush (every key under this run's QUEUE_PREFIX, so a shared Redis loses
  * nothing of anyone else's), a kill -9 of a worker and, with two apis or more, a kill -9 of an api. Then it waits for quiet and checks DESIGN.md section 13
- * against the provider's records. Prints faults by kind and each invariant; exits 1 on any violation.
+ * against the provider's records. Two merchants (one charge in ten is the second's) each have a webhook
+ * endpoint whose receiver verifies every event with `standardwebhooks`: afterwards every committed event reached
+ * its own merchant's receiver, under one webhook-id, and never the other's. Prints faults by kind and each
+ * invariant; exits 1 on any violation.
  */
 const seed = intArg('seed', 20261203);
 const chargeCount = intArg('charges', 300);
@@ -32,10 +36,11 @@ const workerCount = intArg('workers', 2);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `chaos-${randomUUID().slice(0, 8)}`;
 const token = randomBytes(24).toString('hex');
+/** The second merchant: its events must never reach the first one's endpoint, nor the first's reach it. */
+const tokenB = randomBytes(24).toString('hex');
 const ports = await Promise.all(Array.from({ length: apiCount }, () => freePortNumber()));
 const bases = ports.map((p) => `http://127.0.0.1:${p}`);
 let nextApi = 0;
-const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 /** Hours of provider behaviour in seconds, so the storm quiets down within minutes. */
 const TIMINGS = {
   PROVIDER_CONNECT_TIMEOUT_MS: '500',
@@ -73,8 +78,18 @@ sim.setFaults({
     },
   },
 });
-const env = { ...TIMINGS, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, STRIPE_API_BASE: sim.apiUrl, STRIPE_SECRET_KEY: 'sk_test_simulator', STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator' };
-const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]), API_TOKENS: `merchant:${token}` });
+const env = {
+  ...TIMINGS,
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  QUEUE_PREFIX: prefix,
+  STRIPE_API_BASE: sim.apiUrl,
+  STRIPE_SECRET_KEY: 'sk_test_simulator',
+  STRIPE_WEBHOOK_SECRET: 'whsec_dev_simulator',
+  EVENTS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+};
+const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]), API_TOKENS: `merchant:chaos-a:${token},merchant:chaos-b:${tokenB}` });
 const apis: ServiceProcess[] = ports.map((_, i) => startService('api', apiEnv(i)));
 const workers: ServiceProcess[] = Array.from({ length: workerCount }, () => startService('worker', env));
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
@@ -88,6 +103,7 @@ try {
   console.log(
     `chaos  seed=${seed} charges=${chargeCount} c=${concurrency}: ${apiCount} api(s) + ${workerCount} workers, embedded PostgreSQL ${cluster.port}, Redis ${redisUrl} (prefix ${prefix})`,
   );
+  const merchants: MerchantReceiver[] = [await registerReceiver(bases[0], token), await registerReceiver(bases[0], tokenB)];
   const chargeIds: string[] = [];
   let next = 0;
   const faultsAt = { postgres: Math.floor(chargeCount / 4), api: Math.floor((3 * chargeCount) / 8), worker: Math.floor(chargeCount / 2), redis: Math.floor((3 * chargeCount) / 4) };
@@ -100,12 +116,13 @@ try {
       if (i === faultsAt.redis) void flushRedis();
       const body = { orderId: `chaos-${prefix}-${i}`, amountCents: 1000 + i, currency: 'usd', customerId: `cus_chaos_${i}`, paymentMethodId: 'pm_card_visa' };
       // The create carries an Idempotency-Key, so retrying it through a restart never makes two charges.
-      const created = (await call('POST', '/charges', body, `create-${prefix}-${i}`)) as { id?: string; details?: { chargeId: string } };
+      const as = i % 10 === 9 ? tokenB : token;
+      const created = (await call('POST', '/charges', body, `create-${prefix}-${i}`, as)) as { id?: string; details?: { chargeId: string } };
       if (!created.id) infra.create_answer_lost++;
       const id = created.id ?? created.details!.chargeId;
       chargeIds.push(id);
       // A double click: two submits at once.
-      await Promise.all([call('POST', `/charges/${id}/submit`), call('POST', `/charges/${id}/submit`)]);
+      await Promise.all([call('POST', `/charges/${id}/submit`, undefined, undefined, as), call('POST', `/charges/${id}/submit`, undefined, undefined, as)]);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, client));
@@ -114,7 +131,8 @@ try {
     `SELECT c.id FROM charges c WHERE c.id = ANY($1) AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.charge_id = c.id AND a.status <> 'failed')`,
     [chargeIds],
   );
-  await Promise.all(failed.rows.map((r) => call('POST', `/charges/${r.id}/submit`)));
+  const ownerOf = new Map(chargeIds.map((id, i) => [id, i % 10 === 9 ? tokenB : token]));
+  await Promise.all(failed.rows.map((r) => call('POST', `/charges/${r.id}/submit`, undefined, undefined, ownerOf.get(r.id))));
 
   const quiet = await waitForQuiet(chargeIds, quietMinutes * 60_000);
   await sim.webhooksIdle();
@@ -139,6 +157,18 @@ try {
     for (const violation of result.violations.slice(0, 5)) console.log(`         ${violation}`);
     if (result.violations.length) exitCode = 1;
   }
+  for (const [i, m] of merchants.entries()) {
+    const { rows } = await db.query<{ merchant_id: string }>(`SELECT merchant_id FROM charges WHERE id = $1`, [chargeIds.find((_, j) => (j % 10 === 9) === (i === 1))]);
+    m.merchantId = rows[0].merchant_id;
+  }
+  const pending = await waitForDeliveries(db, merchants.map((m) => m.merchantId!), quietMinutes * 60_000);
+  console.log(`\n  merchant events: ${merchants.map((m) => `${m.receiver.events.size} received by ${m.merchantId!.slice(0, 8)}… (${m.receiver.rejected()} refused signatures)`).join(', ')}; ${pending} deliveries still pending`);
+  for (const result of await checkEventInvariants(db, merchants)) {
+    console.log(`    ${result.violations.length ? 'FAIL' : 'ok  '} ${result.name}${result.violations.length ? ` (${result.violations.length})` : ''}`);
+    for (const violation of result.violations.slice(0, 5)) console.log(`         ${violation}`);
+    if (result.violations.length) exitCode = 1;
+  }
+  await Promise.all(merchants.map((m) => m.receiver.close()));
 } finally {
   await Promise.all([...apis, ...workers].map((p) => p.stop()));
   await purgeRedisPrefix().catch(() => undefined);
@@ -157,7 +187,8 @@ function seconds(): string {
  * One API call, retried while the api cannot answer (a restart under it) or the request's Idempotency-Key is
  * still held by a request the restart cut short (taken over after 120 s): every call here is safe to repeat.
  */
-async function call(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<unknown> {
+async function call(method: string, path: string, body?: unknown, idempotencyKey?: string, as = token): Promise<unknown> {
+  const headers = { Authorization: `Bearer ${as}`, 'Content-Type': 'application/json' };
   const deadline = Date.now() + 180_000;
   for (;;) {
     let last: string;
