@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EndpointSecretCipher, newWebhookSecret } from '@app/events';
 import { openReviewItem } from '@app/review/items';
 import { createCharge } from './support/charges.js';
 import { refund, succeededCharge } from './support/refunds.js';
@@ -58,7 +59,12 @@ describe('finance console in a browser', () => {
     }
   }
 
-  it('looks a charge up by order id, provider reference, customer or id, with its attempts, evidence, refunds and review items', async () => {
+  it('looks a charge up by order id, provider reference, customer or id, with its attempts, evidence, refunds, review items and events', async () => {
+    // The merchant's endpoint: its URL's query string (a token of the merchant's) must never reach finance's screen.
+    const [endpoint] = await stack.db.query<Array<{ id: string }>>(
+      `INSERT INTO webhook_endpoints (merchant_id, url, secret_ciphertext) VALUES ($1, $2, $3) RETURNING id`,
+      [stack.merchantId, 'https://merchant.invalid/hooks?token=merchant-own-token', new EndpointSecretCipher(process.env.EVENTS_ENCRYPTION_KEY).encrypt(newWebhookSecret())],
+    );
     const orderId = `order-${randomUUID().slice(0, 8)}`;
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     const paid = await succeededCharge(stack, { orderId, customerId, amountCents: 8_800 });
@@ -79,6 +85,10 @@ describe('finance console in a browser', () => {
     expect(chargeAttempt.providerCalls.map((c: { kind: string }) => c.kind)).toContain('create');
     expect(found.refunds).toMatchObject([{ id: refunded.id, amountCents: 1_200 }]);
     expect(found.reviewItems).toMatchObject([{ reason: 'duplicate_provider_charges', state: 'open', attemptId: attempt.id }]);
+    // What the merchant was told, in commit order, each with its delivery to the endpoint.
+    expect(found.events.map((e: { type: string }) => e.type)).toEqual(['charge.succeeded', 'refund.succeeded', 'charge.partially_refunded']);
+    for (const event of found.events) expect(event.deliveries).toMatchObject([{ endpointId: endpoint.id, url: 'https://merchant.invalid/hooks' }]);
+    await stack.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'merchant' WHERE id = $1`, [endpoint.id]);
 
     // A guess that matches nothing finds nothing; bad input names its field; a merchant is not finance.
     expect((await lookup(`order-${randomUUID()}`)).body).toEqual({ items: [], truncated: false });
@@ -97,6 +107,10 @@ describe('finance console in a browser', () => {
     expect(text).toContain(refunded.id);
     expect(text).toContain('duplicate_provider_charges');
     expect(await page.$$(`[data-charge="${paid.id}"] [data-call]`)).not.toHaveLength(0);
+    expect(await page.$$(`[data-charge="${paid.id}"] [data-event]`)).toHaveLength(3);
+    expect(text).toContain('charge.partially_refunded');
+    expect(text).toContain('https://merchant.invalid/hooks');
+    expect(text).not.toContain('merchant-own-token');
     await page.screenshot({ path: join(SHOTS, 'lookup.png'), fullPage: true });
   });
 

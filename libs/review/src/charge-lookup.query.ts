@@ -22,6 +22,8 @@ export interface ChargeLookupHit {
   attempts: Array<Row & { id: string; providerCalls: Row[] }>;
   refunds: Row[];
   reviewItems: Row[];
+  /** What the merchant was told: the charge's and its refunds' events in commit order, each with its deliveries. */
+  events: Row[];
 }
 
 /**
@@ -48,7 +50,7 @@ export class ChargeLookupQuery {
     );
     const page = charges.slice(0, MAX_HITS);
     const ids = page.map((c) => c.id as string);
-    const [attempts, calls, refunds, reviewItems] = await Promise.all([
+    const [attempts, calls, refunds, reviewItems, events] = await Promise.all([
       this.db.query<Row[]>(
         `SELECT id, charge_id AS "chargeId", operation, refund_id AS "refundId", provider, status, provider_ref AS "providerChargeId",
                 late_capture_provider_charge_id AS "lateCaptureProviderChargeId", idempotency_key AS "idempotencyKey", http_attempts AS "httpAttempts",
@@ -72,13 +74,30 @@ export class ChargeLookupQuery {
            FROM review_items r JOIN attempts a ON a.id = r.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
         [ids],
       ),
+      // An endpoint URL may carry the merchant's own token in its query string: finance sees scheme, host and path.
+      this.db.query<Row[]>(
+        `SELECT e.id, COALESCE(r.charge_id, e.object_id) AS "chargeId", e.type, e.object_type AS "objectType", e.object_id AS "objectId",
+                e.object_version AS "objectVersion", e.created_at AS "createdAt",
+                COALESCE((SELECT jsonb_agg(jsonb_build_object(
+                           'endpointId', d.endpoint_id, 'url', split_part(w.url, '?', 1), 'state', d.state, 'attempts', d.attempts,
+                           'deliveredAt', d.delivered_at, 'nextAttemptAt', CASE WHEN d.state = 'pending' THEN d.next_attempt_at END,
+                           'lastHttpStatus', (SELECT x.http_status FROM webhook_delivery_attempts x WHERE x.delivery_id = d.id ORDER BY x.attempt DESC LIMIT 1),
+                           'lastError', (SELECT x.error FROM webhook_delivery_attempts x WHERE x.delivery_id = d.id ORDER BY x.attempt DESC LIMIT 1))
+                           ORDER BY d.id)
+                            FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id = e.id), '[]'::jsonb) AS deliveries
+           FROM events e LEFT JOIN refunds r ON e.object_type = 'refund' AND r.id = e.object_id
+          WHERE e.object_id = ANY($1::uuid[]) OR e.object_id IN (SELECT id FROM refunds WHERE charge_id = ANY($1::uuid[]))
+          ORDER BY e.xact_id, e.seq`,
+        [ids],
+      ),
     ]);
     const of = <T extends Row>(rows: T[], key: string, id: unknown) => rows.filter((row) => row[key] === id);
     const hits: ChargeLookupHit[] = page.map((charge) => ({
-      ...(charge as Omit<ChargeLookupHit, 'attempts' | 'refunds' | 'reviewItems'>),
+      ...(charge as Omit<ChargeLookupHit, 'attempts' | 'refunds' | 'reviewItems' | 'events'>),
       attempts: of(attempts, 'chargeId', charge.id).map((attempt) => ({ ...attempt, id: attempt.id as string, providerCalls: of(calls, 'attemptId', attempt.id) })),
       refunds: of(refunds, 'chargeId', charge.id),
       reviewItems: of(reviewItems, 'chargeId', charge.id),
+      events: of(events, 'chargeId', charge.id),
     }));
     return { items: hits, truncated: charges.length > MAX_HITS };
   }

@@ -52,6 +52,27 @@ export class LookupReviewItemDoc {
   @ApiPropertyOptional({ nullable: true }) closedAt: Date | null;
 }
 
+export class LookupEventDeliveryDoc {
+  @ApiProperty() endpointId: string;
+  @ApiProperty({ description: 'scheme, host and path only (a query string may hold the merchant\'s own token)' }) url: string;
+  @ApiProperty({ enum: ['pending', 'delivered', 'abandoned'] }) state: string;
+  @ApiProperty() attempts: number;
+  @ApiPropertyOptional({ nullable: true }) deliveredAt: string | null;
+  @ApiPropertyOptional({ nullable: true, description: 'when it is tried next, while pending' }) nextAttemptAt: string | null;
+  @ApiPropertyOptional({ nullable: true }) lastHttpStatus: number | null;
+  @ApiPropertyOptional({ nullable: true }) lastError: string | null;
+}
+
+export class LookupEventDoc {
+  @ApiProperty() id: string;
+  @ApiProperty({ example: 'charge.succeeded' }) type: string;
+  @ApiProperty({ enum: ['charge', 'refund'] }) objectType: string;
+  @ApiProperty() objectId: string;
+  @ApiProperty() objectVersion: number;
+  @ApiProperty() createdAt: Date;
+  @ApiProperty({ type: [LookupEventDeliveryDoc] }) deliveries: LookupEventDeliveryDoc[];
+}
+
 export class ChargeLookupHitDoc {
   @ApiProperty() id: string;
   @ApiProperty() merchantId: string;
@@ -65,6 +86,7 @@ export class ChargeLookupHitDoc {
   @ApiProperty({ type: [LookupAttemptDoc] }) attempts: LookupAttemptDoc[];
   @ApiProperty({ type: [LookupRefundDoc] }) refunds: LookupRefundDoc[];
   @ApiProperty({ type: [LookupReviewItemDoc] }) reviewItems: LookupReviewItemDoc[];
+  @ApiProperty({ type: [LookupEventDoc], description: 'what the merchant was told, in commit order, with each delivery' }) events: LookupEventDoc[];
 }
 
 export class ChargeLookupPageDoc {

@@ -60,6 +60,35 @@ function chargeCard(charge) {
     charge.reviewItems.length
       ? table(['Item', 'What happened', 'State', 'Decision', 'Opened', 'Closed'], charge.reviewItems.map(reviewRow))
       : h('p', { class: 'muted' }, 'Never reviewed.'),
+    h('h3', {}, 'Events sent to the merchant'),
+    charge.events.length
+      ? table(['Event', 'Type', 'Version', 'Created', 'Deliveries'], charge.events.map(eventRow))
+      : h('p', { class: 'muted' }, 'No event yet.'),
+  );
+}
+
+function eventRow(event) {
+  return h(
+    'tr',
+    { 'data-event': event.id },
+    h('td', { class: 'mono' }, event.id.slice(0, 8)),
+    h('td', { class: 'code' }, event.type),
+    h('td', { class: 'num' }, String(event.objectVersion)),
+    h('td', {}, dateTime(event.createdAt)),
+    h('td', {}, event.deliveries.length ? h('ul', { class: 'calls' }, event.deliveries.map(deliveryItem)) : h('span', { class: 'muted' }, 'no endpoint wanted it')),
+  );
+}
+
+function deliveryItem(delivery) {
+  const last = delivery.lastHttpStatus ? ` · last answer HTTP ${delivery.lastHttpStatus}` : delivery.lastError ? ` · ${delivery.lastError}` : '';
+  const when = delivery.deliveredAt ? ` ${dateTime(delivery.deliveredAt)}` : delivery.nextAttemptAt ? ` · next try ${dateTime(delivery.nextAttemptAt)}` : '';
+  return h(
+    'li',
+    { 'data-delivery': delivery.state },
+    pill(`delivery-${delivery.state}`, delivery.state),
+    ' ',
+    h('span', { class: 'mono' }, delivery.url),
+    h('div', { class: 'muted small' }, `${delivery.attempts} tr${delivery.attempts === 1 ? 'y' : 'ies'}${when}${last}`),
   );
 }
 
