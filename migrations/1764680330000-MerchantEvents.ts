@@ -2,9 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Merchant events as a transactional outbox the database writes itself. Every fact a merchant cares about is a row
- * in attempt_transitions, attempts (late captures and late transfers), review_items or ledger_entries; a deferred
- * constraint trigger on those tables runs at COMMIT, inside the same transaction, re-derives the public status of
- * the charge, refund or payout it touched and writes an event when that status changed. So a rolled-back change
+ * in attempt_transitions, attempts (late captures and late transfers), review_items or ledger_entries; a trigger
+ * notes the charge, refund or payout each row touched, and a deferred constraint trigger runs at COMMIT, inside the
+ * same transaction, re-derives the public status of each and writes an event when that status changed. So a rolled-back change
  * leaves no event, a committed one always has its event, and no new code path can forget one: the only writer of
  * `events` is `emit_event` below, and the owner test keeps application code off the table.
  *
@@ -109,12 +109,13 @@ export class MerchantEvents1764680330000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TRIGGER events_after_attempt_transition ON attempt_transitions`);
-    await q.query(`DROP TRIGGER events_after_late_fact ON attempts`);
-    await q.query(`DROP TRIGGER events_after_review_item ON review_items`);
-    await q.query(`DROP TRIGGER events_after_credit ON ledger_entries`);
-    await q.query(`DROP FUNCTION events_on_attempt_transition(), events_on_late_fact(), events_on_review_item(), events_on_credit()`);
-    await q.query(`DROP FUNCTION sync_events_of_attempt(uuid), sync_charge_events(uuid), sync_refund_events(uuid), sync_payout_events(uuid)`);
+    for (const [trigger, table] of [
+      ['events_touch_attempt_transition', 'attempt_transitions'], ['events_after_attempt_transition', 'attempt_transitions'],
+      ['events_touch_late_fact', 'attempts'], ['events_after_late_fact', 'attempts'],
+      ['events_touch_review_item', 'review_items'], ['events_after_review_item', 'review_items'], ['events_after_credit', 'ledger_entries'],
+    ]) await q.query(`DROP TRIGGER ${trigger} ON ${table}`);
+    await q.query(`DROP FUNCTION events_on_attempt_transition(), events_on_late_fact(), events_on_review_item(), events_at_commit(), events_on_credit()`);
+    await q.query(`DROP FUNCTION events_flush(), events_touch_attempt(uuid), sync_charge_events(uuid), sync_refund_events(uuid), sync_payout_events(uuid)`);
     await q.query(`DROP FUNCTION emit_event(uuid, text, text, uuid, jsonb, text, uuid)`);
     await q.query(`DROP FUNCTION charge_event_object(uuid), refund_event_object(uuid), payout_event_object(uuid)`);
     await q.query(`DROP FUNCTION charge_public_status(uuid), refund_public_status(uuid), payout_public_status(uuid)`);
@@ -244,20 +245,17 @@ END $$;
 
 CREATE FUNCTION sync_refund_events(p_refund uuid) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  v_last text; v_status text; v_merchant uuid; v_charge uuid;
+  v_last text; v_status text; v_merchant uuid;
 BEGIN
-  SELECT merchant_id, charge_id INTO v_merchant, v_charge FROM refunds WHERE id = p_refund;
+  SELECT merchant_id INTO v_merchant FROM refunds WHERE id = p_refund;
   -- A refund of a proposal (a capture no charge of ours holds) belongs to no merchant: finance follows it.
-  IF v_merchant IS NOT NULL THEN
-    INSERT INTO event_objects (object_type, object_id) VALUES ('refund', p_refund) ON CONFLICT DO NOTHING;
-    SELECT last_status INTO v_last FROM event_objects WHERE object_type = 'refund' AND object_id = p_refund FOR UPDATE;
-    v_status := refund_public_status(p_refund);
-    IF v_status IS DISTINCT FROM v_last AND v_status IN ('succeeded','failed') THEN
-      PERFORM emit_event(v_merchant, 'refund.' || v_status, 'refund', p_refund, refund_event_object(p_refund), v_status);
-    END IF;
+  IF v_merchant IS NULL THEN RETURN; END IF;
+  INSERT INTO event_objects (object_type, object_id) VALUES ('refund', p_refund) ON CONFLICT DO NOTHING;
+  SELECT last_status INTO v_last FROM event_objects WHERE object_type = 'refund' AND object_id = p_refund FOR UPDATE;
+  v_status := refund_public_status(p_refund);
+  IF v_status IS DISTINCT FROM v_last AND v_status IN ('succeeded','failed') THEN
+    PERFORM emit_event(v_merchant, 'refund.' || v_status, 'refund', p_refund, refund_event_object(p_refund), v_status);
   END IF;
-  -- Refund before charge: the order every commit takes the counters in, so two never deadlock on them.
-  IF v_charge IS NOT NULL THEN PERFORM sync_charge_events(v_charge); END IF;
 END $$;
 
 CREATE FUNCTION sync_payout_events(p_payout uuid) RETURNS void LANGUAGE plpgsql AS $$
@@ -273,29 +271,58 @@ BEGIN
                      'payout', p_payout, payout_event_object(p_payout), v_status);
 END $$;
 
-CREATE FUNCTION sync_events_of_attempt(p_attempt uuid) RETURNS void LANGUAGE plpgsql AS $$
+-- Remembers, for this transaction only (a subtransaction that rolls back forgets it too), each object whose
+-- public status a row may have changed: a refund's charge with it, since the charge's status counts its refunds.
+CREATE FUNCTION events_touch_attempt(p_attempt uuid) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   a record;
+  v_keys text;
 BEGIN
   SELECT operation, charge_id, refund_id, payout_id INTO a FROM attempts WHERE id = p_attempt;
-  IF a.operation = 'charge' THEN PERFORM sync_charge_events(a.charge_id);
-  ELSIF a.operation = 'refund' THEN PERFORM sync_refund_events(a.refund_id);
-  ELSIF a.operation = 'payout' THEN PERFORM sync_payout_events(a.payout_id);
+  v_keys := CASE a.operation
+    WHEN 'charge' THEN '3:' || a.charge_id
+    WHEN 'refund' THEN '1:' || a.refund_id || COALESCE(',3:' || (SELECT charge_id FROM refunds WHERE id = a.refund_id), '')
+    WHEN 'payout' THEN '2:' || a.payout_id
+  END;
+  IF v_keys IS NOT NULL THEN
+    PERFORM set_config('charge_once.event_objects', COALESCE(current_setting('charge_once.event_objects', true), '') || v_keys || ',', true);
   END IF;
+END $$;
+
+-- At commit, once per transaction: every touched object in one global order (refunds, payouts, charges, each by
+-- id), so two commits that touch the same objects take their counters in the same order and never deadlock. A
+-- refund's own event comes before the charge status it changed.
+CREATE FUNCTION events_flush() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  v_touched text := current_setting('charge_once.event_objects', true);
+  v_key text;
+BEGIN
+  IF v_touched IS NULL OR v_touched = '' THEN RETURN; END IF;
+  PERFORM set_config('charge_once.event_objects', '', true);
+  FOR v_key IN SELECT DISTINCT k FROM unnest(string_to_array(rtrim(v_touched, ','), ',')) AS k ORDER BY k LOOP
+    CASE split_part(v_key, ':', 1)
+      WHEN '1' THEN PERFORM sync_refund_events(split_part(v_key, ':', 2)::uuid);
+      WHEN '2' THEN PERFORM sync_payout_events(split_part(v_key, ':', 2)::uuid);
+      WHEN '3' THEN PERFORM sync_charge_events(split_part(v_key, ':', 2)::uuid);
+    END CASE;
+  END LOOP;
 END $$;`;
 
 const TRIGGERS = `
 CREATE FUNCTION events_on_attempt_transition() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN PERFORM sync_events_of_attempt(NEW.attempt_id); RETURN NULL; END $$;
+BEGIN PERFORM events_touch_attempt(NEW.attempt_id); RETURN NULL; END $$;
 
 CREATE FUNCTION events_on_late_fact() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN PERFORM sync_events_of_attempt(NEW.id); RETURN NULL; END $$;
+BEGIN PERFORM events_touch_attempt(NEW.id); RETURN NULL; END $$;
 
 CREATE FUNCTION events_on_review_item() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.attempt_id IS NOT NULL THEN PERFORM sync_events_of_attempt(NEW.attempt_id); END IF;
+  IF NEW.attempt_id IS NOT NULL THEN PERFORM events_touch_attempt(NEW.attempt_id); END IF;
   RETURN NULL;
 END $$;
+
+CREATE FUNCTION events_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN PERFORM events_flush(); RETURN NULL; END $$;
 
 -- A credit is a fact of its own, not a status: its entry already says the balance it left.
 CREATE FUNCTION events_on_credit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -311,14 +338,23 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- The creation row (from_status NULL) is not news: a charge is processing from its first unknown on.
+-- Each fact table has two triggers: one notes the touched object as the row is written, one (deferred) turns
+-- every noted object into its events at COMMIT. The creation row (from_status NULL) is not news: a charge is
+-- processing from its first unknown on.
+CREATE TRIGGER events_touch_attempt_transition AFTER INSERT ON attempt_transitions
+  FOR EACH ROW WHEN (NEW.from_status IS NOT NULL) EXECUTE FUNCTION events_on_attempt_transition();
 CREATE CONSTRAINT TRIGGER events_after_attempt_transition AFTER INSERT ON attempt_transitions
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.from_status IS NOT NULL) EXECUTE FUNCTION events_on_attempt_transition();
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.from_status IS NOT NULL) EXECUTE FUNCTION events_at_commit();
+CREATE TRIGGER events_touch_late_fact AFTER UPDATE OF late_captured_at, late_executed_at ON attempts
+  FOR EACH ROW WHEN ((OLD.late_captured_at IS NULL AND NEW.late_captured_at IS NOT NULL) OR (OLD.late_executed_at IS NULL AND NEW.late_executed_at IS NOT NULL))
+  EXECUTE FUNCTION events_on_late_fact();
 CREATE CONSTRAINT TRIGGER events_after_late_fact AFTER UPDATE OF late_captured_at, late_executed_at ON attempts
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN ((OLD.late_captured_at IS NULL AND NEW.late_captured_at IS NOT NULL) OR (OLD.late_executed_at IS NULL AND NEW.late_executed_at IS NOT NULL))
-  EXECUTE FUNCTION events_on_late_fact();
+  EXECUTE FUNCTION events_at_commit();
+CREATE TRIGGER events_touch_review_item AFTER INSERT OR UPDATE OF state ON review_items
+  FOR EACH ROW EXECUTE FUNCTION events_on_review_item();
 CREATE CONSTRAINT TRIGGER events_after_review_item AFTER INSERT OR UPDATE OF state ON review_items
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION events_on_review_item();
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION events_at_commit();
 CREATE TRIGGER events_after_credit AFTER INSERT ON ledger_entries
   FOR EACH ROW WHEN (NEW.kind = 'credit') EXECUTE FUNCTION events_on_credit();`;
