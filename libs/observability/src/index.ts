@@ -1,5 +1,5 @@
 export { logRequests } from './access-log.js';
-export { LoggerModule } from './logger.module.js';
+export { LoggerModule, pinoOptions } from './logger.module.js';
 export { ObservabilityModule } from './observability.module.js';
 export * from './metrics.js';
 export { ScrapeTimeGauges, type ScrapeTimeGauge } from './scrape-time.gauges.js';

@@ -2,6 +2,7 @@ import { Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
 import type { LogFn, Logger as PinoLogger } from 'pino';
 import { AppConfig } from '@app/config';
+import { errorWithoutValues } from './error-without-values.js';
 import { activeTraceFields } from './tracing/spans.js';
 import { stopTracing } from './tracing/start-tracing.js';
 
@@ -29,34 +30,40 @@ const INFO = 30;
       useFactory: (config: AppConfig) => ({
         // No route: the access log is logRequests' hook, and no request runs inside nestjs-pino's storage.
         forRoutes: [],
-        pinoHttp: {
-          level: config.LOG_LEVEL,
-          ...(config.LOG_FORMAT === 'pretty'
-            ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
-            : {}),
-          hooks: { logMethod: demoteBootChatter },
-          // A line logged inside a span names its trace, so a log line leads to the trace (only when tracing is on).
-          ...(config.OTEL_EXPORTER_OTLP_ENDPOINT ? { mixin: activeTraceFields } : {}),
-          // A webhook URL may carry a secret (Efí's hmac): no query string reaches a log line.
-          serializers: { req: withoutQuery },
-          redact: {
-            paths: [
-              'req.headers.authorization',
-              'req.headers["stripe-signature"]',
-              'req.headers["asaas-access-token"]',
-              'req.headers.cookie',
-              '*.secretKey',
-              '*.token',
-            ],
-            censor: '[redacted]',
-          },
-        },
+        pinoHttp: pinoOptions(config),
       }),
     }),
   ],
   providers: [TracingShutdown],
 })
 export class LoggerModule {}
+
+/** The root logger's options: the api and the worker log through these, and the log tests build from them. */
+export function pinoOptions(config: Pick<AppConfig, 'LOG_LEVEL' | 'LOG_FORMAT' | 'OTEL_EXPORTER_OTLP_ENDPOINT'>) {
+  return {
+    level: config.LOG_LEVEL,
+    ...(config.LOG_FORMAT === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      : {}),
+    hooks: { logMethod: demoteBootChatter },
+    // A line logged inside a span names its trace, so a log line leads to the trace (only when tracing is on).
+    ...(config.OTEL_EXPORTER_OTLP_ENDPOINT ? { mixin: activeTraceFields } : {}),
+    // A webhook URL may carry a secret (Efí's hmac): no query string reaches a log line; nor does any value a
+    // failed SQL statement was given (a payee's Pix key, an order id).
+    serializers: { req: withoutQuery, err: errorWithoutValues },
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["stripe-signature"]',
+        'req.headers["asaas-access-token"]',
+        'req.headers.cookie',
+        '*.secretKey',
+        '*.token',
+      ],
+      censor: '[redacted]',
+    },
+  };
+}
 
 /**
  * A serialized request without its query string, on every route: a webhook URL may carry a secret (Efí's hmac), and
