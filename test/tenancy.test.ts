@@ -39,6 +39,9 @@ describe('tenants: a merchant sees only its own money', () => {
     const payout = await stack.http.post(`/accounts/${ids.account}/payouts`).set(stack.auth('merchant')).send(payoutBody(1_000));
     expect(payout.status, JSON.stringify(payout.body)).toBe(201);
     ids.payout = payout.body.id;
+    const endpoint = await stack.http.post('/webhook-endpoints').set(stack.auth('merchant')).send({ url: 'http://127.0.0.1:9/hooks/tenancy' });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    ids.webhookEndpoint = endpoint.body.id;
   });
   afterAll(async () => {
     await stack.close();
@@ -53,7 +56,9 @@ describe('tenants: a merchant sees only its own money', () => {
               (SELECT json_agg(r ORDER BY r.id) FROM refunds r WHERE r.merchant_id = $1) AS refunds,
               (SELECT json_agg(l ORDER BY l.id) FROM ledger_accounts l WHERE l.merchant_id = $1) AS accounts,
               (SELECT count(*) FROM ledger_entries e JOIN ledger_accounts l ON l.id = e.account_id WHERE l.merchant_id = $1) AS entries,
-              (SELECT count(*) FROM payouts p JOIN ledger_accounts l ON l.id = p.account_id WHERE l.merchant_id = $1) AS payouts`,
+              (SELECT count(*) FROM payouts p JOIN ledger_accounts l ON l.id = p.account_id WHERE l.merchant_id = $1) AS payouts,
+              (SELECT json_agg(w ORDER BY w.id) FROM webhook_endpoints w WHERE w.merchant_id = $1) AS webhook_endpoints,
+              (SELECT count(*) FROM events e WHERE e.merchant_id = $1) AS events`,
       [stack.merchantId],
     );
 
@@ -67,8 +72,8 @@ describe('tenants: a merchant sees only its own money', () => {
 
   /** A's id for the resource a path is about; anything else gets a random one (a route for reviewers or admins). */
   function idsFor(path: string, own: boolean): string {
-    const resource = /^\/(charges|refunds|accounts|payouts)\/\{id\}/.exec(path)?.[1];
-    const real = resource ? ids[{ charges: 'charge', refunds: 'refund', accounts: 'account', payouts: 'payout' }[resource as 'charges']] : undefined;
+    const resource = /^\/(charges|refunds|accounts|payouts|webhook-endpoints)\/\{id\}/.exec(path)?.[1];
+    const real = resource ? ids[{ charges: 'charge', refunds: 'refund', accounts: 'account', payouts: 'payout', 'webhook-endpoints': 'webhookEndpoint' }[resource as 'charges']] : undefined;
     return path.replace(/\{(\w+)\}/g, () => (own && real ? real : randomUUID()));
   }
 
@@ -92,12 +97,13 @@ describe('tenants: a merchant sees only its own money', () => {
     // Every route a merchant may call answers 404; the others refuse the role (403) whatever the id.
     expect(answered.filter((a) => a.theirs !== 404 && a.theirs !== 403)).toEqual([]);
     const merchantRoutes = answered.filter((a) => a.theirs === 404).map((a) => a.route);
-    for (const route of ['GET /charges/{id}', 'POST /charges/{id}/submit', 'POST /charges/{id}/refunds', 'GET /refunds/{id}', 'POST /refunds/{id}/submit', 'GET /accounts/{id}', 'GET /accounts/{id}/balance', 'GET /accounts/{id}/entries', 'POST /accounts/{id}/payouts', 'GET /payouts/{id}']) {
+    for (const route of ['GET /charges/{id}', 'POST /charges/{id}/submit', 'POST /charges/{id}/refunds', 'GET /refunds/{id}', 'POST /refunds/{id}/submit', 'GET /accounts/{id}', 'GET /accounts/{id}/balance', 'GET /accounts/{id}/entries', 'POST /accounts/{id}/payouts', 'GET /payouts/{id}',
+      'GET /webhook-endpoints/{id}', 'PATCH /webhook-endpoints/{id}', 'DELETE /webhook-endpoints/{id}', 'POST /webhook-endpoints/{id}/rotate-secret', 'POST /webhook-endpoints/{id}/test']) {
       expect(merchantRoutes).toContain(route);
     }
     expect(await snapshotOfA()).toEqual(before);
     // A still sees all of it.
-    for (const path of [`/charges/${ids.charge}`, `/refunds/${ids.refund}`, `/accounts/${ids.account}`, `/payouts/${ids.payout}`]) {
+    for (const path of [`/charges/${ids.charge}`, `/refunds/${ids.refund}`, `/accounts/${ids.account}`, `/payouts/${ids.payout}`, `/webhook-endpoints/${ids.webhookEndpoint}`]) {
       expect((await stack.http.get(path).set(stack.auth('merchant'))).status, path).toBe(200);
     }
   });

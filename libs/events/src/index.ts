@@ -1,5 +1,10 @@
 export { EVENT_TYPES, PING_EVENT_TYPE, type EventType, type MerchantEvent } from './event-types.js';
+export { EventsModule } from './events.module.js';
 export { EndpointSecretCipher } from './endpoint-secret.cipher.js';
-export { EventsKeyMissingError, WebhookUrlRefusedError } from './events.errors.js';
+export { EndpointSigningSecrets, type EndpointSecretColumns } from './endpoint-signing-secrets.js';
+export * from './events.errors.js';
 export { newWebhookSecret } from './webhook-secret.js';
 export { checkWebhookUrl, isInternalAddress, type HostResolver } from './webhook-url.guard.js';
+export { WebhookEndpointsService, type NewWebhookEndpoint, type PingSent } from './webhook-endpoints.service.js';
+export { DISABLED_REASONS, type DisabledReason, type WebhookEndpointView, type WebhookEndpointWithSecret } from './webhook-endpoint.view.js';
+export type { EndpointChanges } from './webhook-endpoint.store.js';

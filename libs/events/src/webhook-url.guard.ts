@@ -2,13 +2,22 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { WebhookUrlRefusedError } from './events.errors.js';
 
-/** Addresses a merchant's URL must never reach: our loopback, private networks, link-local (cloud metadata) and the like. */
+/**
+ * Addresses a merchant's URL must never reach: our loopback, private networks, link-local (cloud metadata) and the
+ * like, plus the documentation and relay ranges no receiver lives in. IPv6 forms that carry an IPv4 address
+ * (IPv4-compatible ::/96, SIIT ::ffff:0:0:0/96, NAT64, 6to4, Teredo) are refused whole: the IPv4 inside could be
+ * any of the above. (Node's BlockList already reads ::ffff:a.b.c.d as a.b.c.d against the IPv4 rules.)
+ */
 const INTERNAL = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) INTERNAL.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) INTERNAL.addSubnet(net, bits, 'ipv6');
+for (const [net, bits] of [
+  ['::', 96], ['::1', 128], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
+  ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+] as const) INTERNAL.addSubnet(net, bits, 'ipv6');
 
 export type HostResolver = (host: string) => Promise<string[]>;
 
