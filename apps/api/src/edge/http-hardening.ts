@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpException, HttpStatus } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '@app/config';
+import { decodeBody, refusedQueryParameter, unstorableStringAt } from './request-text.checks.js';
 
 /**
  * The api's HTTP server: Fastify, with bounded bodies (provider events can outgrow the usual 100 kB, and a 413
@@ -32,13 +34,33 @@ function trustProxyOf(setting: string): string | ((address: string, hop: number)
  * sends no x-powered-by.
  */
 export async function hardenHttp(app: NestFastifyApplication): Promise<void> {
-  const json = app.getHttpAdapter().getInstance().getDefaultJsonParser('error', 'error');
+  const fastify = app.getHttpAdapter().getInstance();
+  const json = fastify.getDefaultJsonParser('error', 'error');
   // `POST /charges/:id/submit` with `Content-Type: application/json` and no body is how clients call it (and how
-  // Express took it): an empty JSON body is `{}`, not Fastify's 400. Anything else is Fastify's own parser.
-  app.useBodyParser<RawServerDefault>('application/json', {}, (req, body, done) => (body.length === 0 ? done(null, {}) : json(req, body.toString('utf8'), done)));
-  app.getHttpAdapter().getInstance().addHook('onRequest', (_request, reply, done) => {
+  // Express took it): an empty JSON body is `{}`, not Fastify's 400. Anything else is checked, then Fastify's own parser.
+  app.useBodyParser<RawServerDefault>('application/json', {}, (req, body, done) => {
+    if (body.length === 0) return done(null, {});
+    // A provider's event is taken as the provider sent it (its signature covers those bytes); refusing one would
+    // only make the provider retry a fact we must not lose.
+    if (isProviderWebhook(req)) {
+      void json(req, body.toString('utf8'), done);
+      return;
+    }
+    const decoded = decodeBody(body);
+    if ('problem' in decoded) return done(invalidBody(decoded.problem), undefined);
+    void json(req, decoded.text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      const at = unstorableStringAt(parsed);
+      done(at ? invalidBody(`${at} holds a NUL character or ill-formed Unicode`, at) : null, parsed);
+    });
+  });
+  // Every route takes JSON or nothing: a text/plain body is refused (415), not read as an empty object.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
-    done();
+    const parameter = refusedQueryParameter(request.url, request.query);
+    if (!parameter) return done();
+    void reply.code(400).send({ statusCode: 400, error: 'Bad Request', code: 'invalid_query', message: `${parameter}: a NUL character or ill-formed UTF-8`, details: { field: parameter } });
   });
 }
 
@@ -66,3 +88,12 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
 // The api is served over plain HTTP in development and behind a TLS proxy in production: upgrading subresource
 // requests would break the former and do nothing for the latter.
 const SECURITY_HEADERS = securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+
+/** 400 `invalid_body`, in the one error shape (Fastify hands a parser's error with a statusCode to the filters). */
+function invalidBody(problem: string, field?: string): Error {
+  return new HttpException({ code: 'invalid_body', message: problem, ...(field ? { details: { field } } : {}) }, HttpStatus.BAD_REQUEST);
+}
+
+function isProviderWebhook(request: { routeOptions?: { url?: string } }): boolean {
+  return request.routeOptions?.url?.startsWith('/webhooks/') === true;
+}
