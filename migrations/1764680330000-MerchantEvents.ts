@@ -88,6 +88,8 @@ export class MerchantEvents1764680330000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX ix_webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending'`);
     await q.query(`CREATE INDEX ix_webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at)`);
+    // The deliverer's claim: per endpoint, its due rows oldest first (and how many it has in flight).
+    await q.query(`CREATE INDEX ix_webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE state = 'pending'`);
 
     await q.query(`
       CREATE TABLE webhook_delivery_attempts (

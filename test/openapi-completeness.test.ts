@@ -55,7 +55,7 @@ describe('the OpenAPI document', () => {
         for (const status of ['401', '403']) if (!responses[status]) problems.push(`${name}: no ${status}`);
       }
       if (path.includes(':') && !responses['404']) problems.push(`${name}: has a path parameter but no 404`);
-      if ((method === 'post' || method === 'put') && op.requestBody === undefined && !/\/(submit|claim|release|rotate-secret|test)$/.test(path)) {
+      if ((method === 'post' || method === 'put') && op.requestBody === undefined && !/\/(submit|claim|release|rotate-secret|test|redeliver)$/.test(path)) {
         problems.push(`${name}: no request body schema`);
       }
       for (const [status, response] of Object.entries(responses)) {

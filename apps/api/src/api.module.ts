@@ -28,9 +28,10 @@ import { FinanceLookupController } from './finance/finance-lookup.controller.js'
 import { FinanceReconciliationController } from './finance/finance-reconciliation.controller.js';
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 import { WebhookEndpointsController } from './webhook-endpoints/webhook-endpoints.controller.js';
+import { EventDeliveriesController } from './events/event-deliveries.controller.js';
 
 @Module({
   imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, EventsModule, RateLimitModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController, WebhookEndpointsController],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController, WebhookEndpointsController, EventDeliveriesController],
 })
 export class ApiModule {}

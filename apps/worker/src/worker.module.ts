@@ -4,6 +4,7 @@ import { AttemptsModule } from '@app/attempts';
 import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { EventDeliveryModule } from '@app/events';
 import { GatewaysModule, PROVIDERS } from '@app/gateways';
 import { LoggerModule } from '@app/observability';
 import { PayoutsModule } from '@app/payouts';
@@ -18,7 +19,7 @@ import { ReconciliationRunWorkerModule } from './reconciliation-run-worker.modul
 
 /** Queue processors and scheduled work. Any number of workers may run; the database decides. */
 @Module({
-  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule, PayoutsModule, ReconciliationRunWorkerModule],
+  imports: [ConfigModule, LoggerModule, ScheduleModule.forRoot(), DatabaseModule, QueuesModule, GatewaysModule, AttemptsModule, ResolutionModule, ChargesModule, ReconciliationModule, PayoutsModule, ReconciliationRunWorkerModule, EventDeliveryModule],
   providers: [SendAttemptProcessor, ...PROVIDERS.map(resolveAttemptProcessorFor), ScheduledWork, ReconciliationSchedule],
 })
 export class WorkerModule {}

@@ -87,6 +87,25 @@ export class AppConfig extends ProviderSettings {
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true' | 'false' = 'false';
 
+  /** Waits between tries of a webhook delivery that got no 2xx (comma-separated ms, the last repeats): README, Merchant events. */
+  @IsArray() @ArrayNotEmpty() @IsInt({ each: true }) @Min(1, { each: true })
+  WEBHOOK_RETRY_SCHEDULE_MS: number[] = [5_000, 60_000, 600_000, 3_600_000, 21_600_000, 43_200_000];
+
+  /** A delivery still failing this long after its event is abandoned; an endpoint failing this long is disabled. */
+  @Type(() => Number) @IsInt() @Min(1000)
+  WEBHOOK_GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
+
+  /** A receiver must answer 2xx within this, or the try counts as failed. */
+  @Type(() => Number) @IsInt() @Min(100)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** Deliveries one worker has in flight at once, and at most per endpoint across all workers. */
+  @Type(() => Number) @IsInt() @Min(1)
+  WEBHOOK_DELIVERY_CONCURRENCY = 32;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)
   MAX_BODY_BYTES = 1_048_576;

@@ -22,7 +22,7 @@ const OPTIONAL_SETTINGS = [
 ];
 
 /** Lists of delays: read into `number[]` here, so a bad value stops the process at boot with the variable's name. */
-const DELAY_LIST_SETTINGS = ['SUBMIT_RETRY_BACKOFF_MS', 'RESOLUTION_BACKOFF_MS', 'RECONCILIATION_RETRY_BACKOFF_MS'] as const;
+const DELAY_LIST_SETTINGS = ['SUBMIT_RETRY_BACKOFF_MS', 'RESOLUTION_BACKOFF_MS', 'RECONCILIATION_RETRY_BACKOFF_MS', 'WEBHOOK_RETRY_SCHEDULE_MS'] as const;
 
 export class ConfigError extends Error {
   readonly code = 'invalid_config';

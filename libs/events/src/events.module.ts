@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { EndpointSecretCipher } from './endpoint-secret.cipher.js';
 import { EndpointSigningSecrets } from './endpoint-signing-secrets.js';
+import { EventDeliveries } from './delivery/event-deliveries.query.js';
 import { WebhookEndpointStore } from './webhook-endpoint.store.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 
@@ -12,7 +13,8 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
     EndpointSigningSecrets,
     WebhookEndpointStore,
     WebhookEndpointsService,
+    EventDeliveries,
   ],
-  exports: [WebhookEndpointsService, EndpointSigningSecrets],
+  exports: [WebhookEndpointsService, EndpointSigningSecrets, EventDeliveries],
 })
 export class EventsModule {}

@@ -1,5 +1,6 @@
 export { EVENT_TYPES, PING_EVENT_TYPE, type EventType, type MerchantEvent } from './event-types.js';
 export { EventsModule } from './events.module.js';
+export { EventDeliveryModule } from './delivery/event-delivery.module.js';
 export { EndpointSecretCipher } from './endpoint-secret.cipher.js';
 export { EndpointSigningSecrets, type EndpointSecretColumns } from './endpoint-signing-secrets.js';
 export * from './events.errors.js';
@@ -8,3 +9,4 @@ export { checkWebhookUrl, isInternalAddress, type HostResolver } from './webhook
 export { WebhookEndpointsService, type NewWebhookEndpoint, type PingSent } from './webhook-endpoints.service.js';
 export { DISABLED_REASONS, type DisabledReason, type WebhookEndpointView, type WebhookEndpointWithSecret } from './webhook-endpoint.view.js';
 export type { EndpointChanges } from './webhook-endpoint.store.js';
+export { EventDeliveries, type EventDeliveryView, type DeliveryTryView } from './delivery/event-deliveries.query.js';

@@ -42,3 +42,18 @@ export const resolutionDecisionsTotal = new Counter({
   labelNames: ['provider', 'action'] as const,
   registers: [metricsRegistry],
 });
+
+/** Merchant events: how long from the event's commit to the receiver's 2xx, and what each try came to. */
+export const eventDeliveryLagSeconds = new Histogram({
+  name: 'charge_once_event_delivery_lag_seconds',
+  help: 'Time from a merchant event being written to its endpoint answering 2xx',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600, 21600, 86400],
+  registers: [metricsRegistry],
+});
+
+export const eventDeliveriesTotal = new Counter({
+  name: 'charge_once_event_delivery_attempts_total',
+  help: 'Webhook delivery tries, by outcome (delivered, no_answer, http_4xx, http_5xx, ...)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
