@@ -81,6 +81,7 @@ export class MerchantEvents1764680330000 implements MigrationInterface {
         attempts integer NOT NULL DEFAULT 0,
         next_attempt_at timestamptz NOT NULL DEFAULT now(),
         lease_expires_at timestamptz,
+        leased_by text,
         delivered_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),

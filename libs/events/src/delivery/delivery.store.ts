@@ -36,7 +36,11 @@ export interface TryRecord {
  * claim joins on the merchant as well.
  */
 export class DeliveryStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** Who holds a lease (host:pid): what an operator, or a test that kills a worker, reads. */
+    private readonly owner: string,
+  ) {}
 
   async claim(limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const [rows] = await this.db.query<[ClaimedDelivery[], number]>(
@@ -58,13 +62,13 @@ export class DeliveryStore {
           WHERE r.rank <= $2 - COALESCE(f.n, 0)
           ORDER BY r.next_attempt_at LIMIT $1)
        UPDATE webhook_deliveries d
-          SET lease_expires_at = clock_timestamp() + ($3::int * interval '1 millisecond'), attempts = d.attempts + 1, updated_at = now()
+          SET lease_expires_at = clock_timestamp() + ($3::int * interval '1 millisecond'), leased_by = $4, attempts = d.attempts + 1, updated_at = now()
          FROM picked, events ev, webhook_endpoints w
         WHERE d.id = picked.id AND ev.id = d.event_id AND w.id = d.endpoint_id
           AND ev.merchant_id = d.merchant_id AND w.merchant_id = d.merchant_id
        RETURNING d.id, d.attempts, d.created_at, d.endpoint_id, w.url, w.failing_since, w.secret_ciphertext, w.previous_secret_ciphertext,
                  w.previous_secret_expires_at, ev.id AS event_id, ev.type, ev.merchant_id, ev.object_version, ev.object, ev.created_at AS event_created_at`,
-      [limit, perEndpoint, leaseMs],
+      [limit, perEndpoint, leaseMs, this.owner],
     );
     return rows;
   }

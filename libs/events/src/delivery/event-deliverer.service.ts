@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
@@ -12,9 +13,9 @@ import { toMerchantEvent } from './event.payload.js';
 import { webhookSignature } from './webhook-signature.js';
 import { postWebhook, type WebhookAnswer } from './webhook.request.js';
 
-/** Longer than a request may take, so a live worker's lease never runs out under it. */
-const LEASE_MARGIN_MS = 20_000;
 const SWEEP_MS = 1000;
+/** Who this process is in a lease. */
+const LEASE_OWNER = `${hostname()}:${process.pid}`;
 
 /**
  * The worker's deliverer: claims due deliveries from PostgreSQL, posts each signed event to its endpoint and
@@ -39,7 +40,7 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
     private readonly config: AppConfig,
     private readonly secrets: EndpointSigningSecrets,
   ) {
-    this.store = new DeliveryStore(db);
+    this.store = new DeliveryStore(db, LEASE_OWNER);
   }
 
   onApplicationBootstrap(): void {
@@ -88,7 +89,8 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
         this.again = false;
         const room = this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.inFlight.size;
         if (room <= 0 || this.stopped) break;
-        const claimed = await this.store.claim(room, this.config.WEBHOOK_ENDPOINT_CONCURRENCY, this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
+        // Twice the longest a request may take, and a second to record it: a live worker's lease never runs out under it.
+        const claimed = await this.store.claim(room, this.config.WEBHOOK_ENDPOINT_CONCURRENCY, 2 * this.config.WEBHOOK_TIMEOUT_MS + 1000);
         for (const delivery of claimed) this.start(delivery);
         if (claimed.length === room) this.again = true;
       } while (this.again);
@@ -120,6 +122,8 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
         : ((delay: number | null) => (delay === null ? ({ state: 'abandoned' } as const) : ({ state: 'pending', retryInMs: delay } as const)))(
             nextTryDelayMs(d.attempts, Date.now() - d.created_at.getTime(), this.config.WEBHOOK_RETRY_SCHEDULE_MS, this.config.WEBHOOK_GIVE_UP_AFTER_MS),
           );
+    // Failing first: a 410 disables the endpoint before this row is released, so the next claim takes none of its rows.
+    const disabled = verdict === 'delivered' ? null : await this.store.markFailing(d.endpoint_id, verdict === 'gone', this.config.WEBHOOK_GIVE_UP_AFTER_MS);
     const held = await this.store.settle(d, { startedAt, durationMs: answer.durationMs, httpStatus: answer.httpStatus, error: answer.error, excerpt: answer.excerpt }, outcome);
     eventDeliveriesTotal.inc({ outcome: verdict === 'delivered' ? 'delivered' : answer.httpStatus === null ? 'no_answer' : `http_${Math.floor(answer.httpStatus / 100)}xx` });
     if (verdict === 'delivered') {
@@ -127,7 +131,6 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
       if (d.failing_since) await this.store.markHealthy(d.endpoint_id);
       return;
     }
-    const disabled = await this.store.markFailing(d.endpoint_id, verdict === 'gone', this.config.WEBHOOK_GIVE_UP_AFTER_MS);
     const context = { deliveryId: d.id, eventId: d.event_id, endpointId: d.endpoint_id, merchantId: d.merchant_id, attempt: d.attempts, httpStatus: answer.httpStatus, error: answer.error };
     if (disabled) this.logger.warn({ ...context, disabledReason: disabled }, verdict === 'gone' ? 'webhook endpoint answered 410 Gone: disabled' : 'webhook endpoint failing for too long: disabled');
     else if (!held) this.logger.warn(context, 'webhook delivery outlived its lease; another worker sends it again');
