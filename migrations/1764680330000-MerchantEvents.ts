@@ -199,13 +199,14 @@ $$;`;
 
 const EMIT_FUNCTIONS = `
 -- The one writer of events: the next version of the object, the event, one delivery per endpoint that wants it,
--- and a wake-up for the deliverer and for long polls (NOTIFY is delivered at commit, never before).
+-- and the wake-ups for the deliverer and for long polls (NOTIFY is delivered at commit, never before).
 -- p_endpoint: an event for one endpoint only (a ping), never fanned out to the others.
 CREATE FUNCTION emit_event(p_merchant uuid, p_type text, p_object_type text, p_object_id uuid, p_object jsonb, p_status text, p_endpoint uuid DEFAULT NULL)
 RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
   v_id uuid := gen_random_uuid();
   v_version integer;
+  v_deliveries integer;
 BEGIN
   INSERT INTO event_objects AS o (object_type, object_id, version, last_status) VALUES (p_object_type, p_object_id, 1, p_status)
   ON CONFLICT (object_type, object_id) DO UPDATE SET version = o.version + 1, last_status = COALESCE(EXCLUDED.last_status, o.last_status)
@@ -217,7 +218,11 @@ BEGIN
   SELECT v_id, e.id, e.merchant_id FROM webhook_endpoints e
    WHERE e.merchant_id = p_merchant AND e.enabled AND e.deleted_at IS NULL
      AND CASE WHEN p_endpoint IS NULL THEN e.event_types IS NULL OR p_type = ANY (e.event_types) ELSE e.id = p_endpoint END;
-  PERFORM pg_notify('charge_once_events', p_object_type || ':' || p_object_id || ':' || p_merchant);
+  GET DIAGNOSTICS v_deliveries = ROW_COUNT;
+  -- Each wake-up only where someone listens for it: the deliverer when there is something to deliver, a long poll
+  -- when a charge changed. Identical notifications of one transaction are folded into one by PostgreSQL.
+  IF v_deliveries > 0 THEN PERFORM pg_notify('charge_once_deliveries', ''); END IF;
+  IF p_object_type = 'charge' THEN PERFORM pg_notify('charge_once_charges', p_object_id::text); END IF;
   RETURN v_id;
 END $$;
 

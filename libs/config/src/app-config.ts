@@ -101,10 +101,10 @@ export class AppConfig extends ProviderSettings {
 
   /** Deliveries one worker has in flight at once, and at most per endpoint across all workers. */
   @Type(() => Number) @IsInt() @Min(1)
-  WEBHOOK_DELIVERY_CONCURRENCY = 32;
+  WEBHOOK_DELIVERY_CONCURRENCY = 64;
 
   @Type(() => Number) @IsInt() @Min(1)
-  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+  WEBHOOK_ENDPOINT_CONCURRENCY = 16;
 
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)

@@ -14,6 +14,8 @@ import { webhookSignature } from './webhook-signature.js';
 import { postWebhook, type WebhookAnswer } from './webhook.request.js';
 
 const SWEEP_MS = 1000;
+/** Wake-ups within this window share one claim: at a few hundred events a second, a claim takes a batch, not one. */
+const COALESCE_MS = 5;
 /** Who this process is in a lease. */
 const LEASE_OWNER = `${hostname()}:${process.pid}`;
 
@@ -34,6 +36,7 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
   private pumping = false;
   private again = false;
   private stopped = false;
+  private soon: NodeJS.Timeout | null = null;
 
   constructor(
     @InjectDataSource() db: DataSource,
@@ -52,6 +55,7 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.sweep) clearInterval(this.sweep);
+    if (this.soon) clearTimeout(this.soon);
     await this.listener?.end().catch(() => undefined);
     // Requests under way finish and are recorded; anything else waits for the next worker's claim.
     await Promise.all(this.inFlight);
@@ -61,7 +65,7 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
   private async listen(): Promise<void> {
     if (this.stopped) return;
     const client = new pg.Client({ connectionString: this.config.DATABASE_URL, application_name: 'charge-once-event-wakeup' });
-    client.on('notification', () => void this.pump());
+    client.on('notification', () => this.pumpSoon());
     client.on('error', () => {
       if (this.listener === client) this.listener = null;
       void client.end().catch(() => undefined);
@@ -69,12 +73,20 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
     });
     try {
       await client.connect();
-      await client.query('LISTEN charge_once_events');
+      await client.query('LISTEN charge_once_deliveries');
       this.listener = client;
     } catch {
       void client.end().catch(() => undefined);
       setTimeout(() => void this.listen(), SWEEP_MS).unref();
     }
+  }
+
+  private pumpSoon(): void {
+    if (this.soon || this.stopped) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.pump();
+    }, COALESCE_MS);
   }
 
   /** Claims as many due deliveries as there is room for, and starts them; runs again while there may be more. */
@@ -107,7 +119,8 @@ export class EventDeliverer implements OnApplicationBootstrap, OnApplicationShut
       .catch((error: unknown) => this.logger.error({ err: error, deliveryId: delivery.id, eventId: delivery.event_id }, 'webhook delivery failed to record; its lease will run out and it is sent again'))
       .finally(() => {
         this.inFlight.delete(run);
-        void this.pump();
+        // Room for a batch again: claim (more may have come due while every slot was busy).
+        if (this.inFlight.size <= this.config.WEBHOOK_DELIVERY_CONCURRENCY / 2) this.pumpSoon();
       });
     this.inFlight.add(run);
   }

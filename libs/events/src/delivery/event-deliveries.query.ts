@@ -58,7 +58,7 @@ export class EventDeliveries {
       [eventId, merchantScope(actor)],
     );
     if (rows.length === 0) await this.mustExist(actor, eventId);
-    await this.db.query(`SELECT pg_notify('charge_once_events', 'redeliver:' || $1::text)`, [eventId]);
+    if (rows.length > 0) await this.db.query(`SELECT pg_notify('charge_once_deliveries', '')`);
     return { eventId, deliveries: rows.length };
   }
 
