@@ -31,6 +31,7 @@ import { RenameChargeAttemptsToAttempts1764680300000 } from './1764680300000-Ren
 import { AttemptProviderRef1764680310000 } from './1764680310000-AttemptProviderRef.js';
 import { RefundCancelledKind1764680320000 } from './1764680320000-RefundCancelledKind.js';
 import { MerchantEvents1764680330000 } from './1764680330000-MerchantEvents.js';
+import { AttemptStateTable1764680340000 } from './1764680340000-AttemptStateTable.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -70,4 +71,5 @@ export const MIGRATIONS = [
   AttemptProviderRef1764680310000,
   RefundCancelledKind1764680320000,
   MerchantEvents1764680330000,
+  AttemptStateTable1764680340000,
 ];

@@ -207,16 +207,26 @@ describe('no interleaving yields two captured attempts for one charge', () => {
       ).rejects.toMatchObject({ driverError: { code: 'CO409', detail: a1 } });
     });
 
+    /** A write with every trigger off (the state table's included): what the indexes and CHECKs hold on their own. */
+    const withoutTriggers = (sql: string, params: unknown[]) =>
+      stack.db.transaction(async (em) => {
+        await em.query(`SET LOCAL session_replication_role = replica`);
+        return em.query(sql, params);
+      });
+
     it('refuses a second success-bearing attempt: another failed attempt turned succeeded, or given a late capture', async () => {
       const { a2 } = await lateCapturedCharge();
       const index = { driverError: { code: '23505', constraint: 'uq_attempts_one_capture_per_charge' } };
-      await expect(stack.db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a2])).rejects.toMatchObject(index);
+      // failed → succeeded is no transition of the state table; with that trigger off, the index still refuses it.
+      await expect(stack.db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a2])).rejects.toMatchObject({ driverError: { code: 'CO422' } });
+      await expect(withoutTriggers(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a2])).rejects.toMatchObject(index);
       await expect(stack.db.query(`UPDATE attempts SET late_captured_at = now(), late_capture_provider_charge_id = $2 WHERE id = $1`, [a2, `pi_${a2}`])).rejects.toMatchObject(index);
     });
 
     it('refuses a late capture on anything but a failed charge attempt', async () => {
       const { a1 } = await lateCapturedCharge();
-      await expect(stack.db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a1])).rejects.toMatchObject({
+      await expect(stack.db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a1])).rejects.toMatchObject({ driverError: { code: 'CO422' } });
+      await expect(withoutTriggers(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [a1])).rejects.toMatchObject({
         driverError: { code: '23514', constraint: 'attempts_late_capture_check' },
       });
     });

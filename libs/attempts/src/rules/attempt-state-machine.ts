@@ -11,6 +11,14 @@ const ALLOWED_TRANSITIONS: Readonly<Record<AttemptStatus, readonly AttemptStatus
   failed: [],
 };
 
+/**
+ * Every allowed (from, to) pair: the same table the database enforces on every status write (migration
+ * AttemptStateTable, held to this one by test/attempt-state-table.test.ts).
+ */
+export function allowedTransitionPairs(): Array<[AttemptStatus, AttemptStatus]> {
+  return (Object.keys(ALLOWED_TRANSITIONS) as AttemptStatus[]).flatMap((from) => ALLOWED_TRANSITIONS[from].map((to): [AttemptStatus, AttemptStatus] => [from, to]));
+}
+
 /** Staying in the same status is not a transition: callers must not write or record it. */
 export function canTransition(from: AttemptStatus, to: AttemptStatus): boolean {
   return ALLOWED_TRANSITIONS[from].includes(to);

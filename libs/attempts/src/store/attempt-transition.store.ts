@@ -2,7 +2,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { AttemptTransitionEntity, AttemptEntity, isUniqueViolation, preparedQuery } from '@app/database';
 import type { AttemptStatus } from '../rules/attempt-status.js';
 import { isTerminal } from '../rules/attempt-status.js';
-import type { TransitionCause } from '../rules/attempt-state-machine.js';
+import { canTransition, type TransitionCause } from '../rules/attempt-state-machine.js';
+import { IllegalTransitionError } from '../attempts.errors.js';
 
 /**
  * Status changes. Every one is `UPDATE ... WHERE id AND status = from` with its row count checked and its audit row
@@ -101,6 +102,8 @@ export async function settleChargeSend(
   db: DataSource,
   s: { attemptId: string; claimed: number; to: SettledSend['status']; providerChargeId: string | null; lastError: object | null; actor: string; transitionDetail: object; call: { outcome: string; httpStatus: number | null; durationMs: number; detail: object } },
 ): Promise<SettledSend | null> {
+  // The same state table as every other writer (and the database's trigger on attempts.status).
+  if (!canTransition('pending', s.to)) throw new IllegalTransitionError(s.attemptId, 'pending', s.to);
   const settle = preparedQuery<{ provider_ref: string | null; resolved_at: Date | null }>(
     db,
     'hot_settle_charge_send',
