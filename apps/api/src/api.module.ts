@@ -4,6 +4,7 @@ import { AuthModule } from '@app/auth';
 import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { EventFeedModule } from '@app/events';
 import { GatewaysModule } from '@app/gateways';
 import { LedgerModule } from '@app/ledger';
 import { PayoutsModule } from '@app/payouts';
@@ -26,9 +27,10 @@ import { ConsoleVendorController } from './review/console-vendor.controller.js';
 import { FinanceLookupController } from './finance/finance-lookup.controller.js';
 import { FinanceReconciliationController } from './finance/finance-reconciliation.controller.js';
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
+import { EventsFeedController } from './events/events-feed.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, RateLimitModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, EventFeedModule, RateLimitModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController, EventsFeedController],
 })
 export class ApiModule {}
