@@ -87,6 +87,13 @@ export class AppConfig extends ProviderSettings {
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true' | 'false' = 'false';
 
+  /**
+   * Long polls (`GET /charges/:id?waitForFinal=`) one api process holds at once; past it, 429 with Retry-After.
+   * Each holds a socket and, when its charge's event commits, one read.
+   */
+  @Type(() => Number) @IsInt() @Min(1)
+  LONG_POLL_MAX_WAITERS = 1000;
+
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)
   MAX_BODY_BYTES = 1_048_576;

@@ -7,3 +7,7 @@ export { EventFeedModule } from './event-feed.module.js';
 export { EventFeedQuery, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, FEED_WINDOW_DAYS, type FeedPage } from './feed/event-feed.query.js';
 export { parseEventTypes } from './feed/event-types.filter.js';
 export { EventNotFoundError, FeedMerchantRequiredError, InvalidEventTypesError, InvalidFeedCursorError } from './feed/feed.errors.js';
+export { LongPollCapacityError } from './wait/long-poll.errors.js';
+export { ObjectWaiters } from './wait/object-waiters.registry.js';
+export { EventNotificationListener } from './wait/event-notification.listener.js';
+export { UntilFinal, WAIT_FOR_FINAL_MAX_MS } from './wait/until-final.wait.js';
