@@ -4,7 +4,7 @@ import { AuthModule } from '@app/auth';
 import { ChargesModule } from '@app/charges';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { EventsModule } from '@app/events';
+import { EventFeedModule, EventsModule } from '@app/events';
 import { GatewaysModule } from '@app/gateways';
 import { LedgerModule } from '@app/ledger';
 import { PayoutsModule } from '@app/payouts';
@@ -29,9 +29,10 @@ import { FinanceReconciliationController } from './finance/finance-reconciliatio
 import { RefundProposalsController } from './reconciliation/refund-proposals.controller.js';
 import { WebhookEndpointsController } from './webhook-endpoints/webhook-endpoints.controller.js';
 import { EventDeliveriesController } from './events/event-deliveries.controller.js';
+import { EventsFeedController } from './events/events-feed.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, EventsModule, RateLimitModule],
-  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController, WebhookEndpointsController, EventDeliveriesController],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, EventsModule, EventFeedModule, RateLimitModule],
+  controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController, WebhookEndpointsController, EventDeliveriesController, EventsFeedController],
 })
 export class ApiModule {}

@@ -9,6 +9,8 @@ const STATUS_BY_KIND: Record<DomainErrorKind, HttpStatus> = {
   not_found: HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   unprocessable: HttpStatus.UNPROCESSABLE_ENTITY,
+  // This process holds as much of a bounded resource as it may: come back (Retry-After), nothing was done.
+  overloaded: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
   internal: HttpStatus.INTERNAL_SERVER_ERROR,
 };
@@ -24,8 +26,11 @@ export class DomainErrorFilter implements ExceptionFilter {
     const status = mapped ?? HttpStatus.INTERNAL_SERVER_ERROR;
     // A kind this table does not know is a bug in the code that threw it, never a client's mistake.
     if (mapped === undefined || status === HttpStatus.INTERNAL_SERVER_ERROR) this.logger.error({ code: error.code, kind: error.kind, err: error }, 'domain error answered 500');
+    const response: unknown = host.switchToHttp().getResponse();
+    const retryAfter = error.details?.retryAfterSeconds;
+    if (typeof retryAfter === 'number') this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(retryAfter));
     this.adapterHost.httpAdapter.reply(
-      host.switchToHttp().getResponse(),
+      response,
       {
         statusCode: status,
         error: HttpStatus[status].replace(/_/g, ' ').toLowerCase().replace(/^\w|\s\w/g, (c) => c.toUpperCase()),

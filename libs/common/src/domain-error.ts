@@ -2,7 +2,7 @@
  * Every refusal a module can make falls in one of these; each error class says which, beside its code, so
  * a module owns both and the HTTP filter needs no list of codes.
  */
-export type DomainErrorKind = 'invalid_input' | 'forbidden' | 'not_found' | 'conflict' | 'unprocessable' | 'unavailable' | 'internal';
+export type DomainErrorKind = 'invalid_input' | 'forbidden' | 'not_found' | 'conflict' | 'unprocessable' | 'overloaded' | 'unavailable' | 'internal';
 
 /**
  * A rule of the domain was broken. Business code throws these with a stable `code`; only the HTTP edge

@@ -106,6 +106,13 @@ export class AppConfig extends ProviderSettings {
   @Type(() => Number) @IsInt() @Min(1)
   WEBHOOK_ENDPOINT_CONCURRENCY = 16;
 
+  /**
+   * Long polls (`GET /charges/:id?waitForFinal=`) one api process holds at once; past it, 429 with Retry-After.
+   * Each holds a socket and, when its charge's event commits, one read.
+   */
+  @Type(() => Number) @IsInt() @Min(1)
+  LONG_POLL_MAX_WAITERS = 1000;
+
   /** Largest request body accepted (JSON and form), in bytes; provider events can be large, so not Express's 100 kB. */
   @Type(() => Number) @IsInt() @Min(1024)
   MAX_BODY_BYTES = 1_048_576;

@@ -56,11 +56,3 @@ export class WebhookEndpointDisabledError extends DomainError {
     super(`webhook endpoint ${endpointId} is disabled (${reason ?? 'unknown'}); enable it to send a ping`, { endpointId, disabledReason: reason });
   }
 }
-
-export class EventNotFoundError extends DomainError {
-  readonly code = 'event_not_found';
-  readonly kind = 'not_found';
-  constructor(eventId: string) {
-    super(`no event ${eventId}`, { eventId });
-  }
-}

@@ -10,3 +10,11 @@ export { WebhookEndpointsService, type NewWebhookEndpoint, type PingSent } from 
 export { DISABLED_REASONS, type DisabledReason, type WebhookEndpointView, type WebhookEndpointWithSecret } from './webhook-endpoint.view.js';
 export type { EndpointChanges } from './webhook-endpoint.store.js';
 export { EventDeliveries, type EventDeliveryView, type DeliveryTryView } from './delivery/event-deliveries.query.js';
+export { EventFeedModule } from './event-feed.module.js';
+export { EventFeedQuery, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, FEED_WINDOW_DAYS, type FeedPage } from './feed/event-feed.query.js';
+export { parseEventTypes } from './feed/event-types.filter.js';
+export { EventNotFoundError, FeedMerchantRequiredError, InvalidEventTypesError, InvalidFeedCursorError } from './feed/feed.errors.js';
+export { LongPollCapacityError } from './wait/long-poll.errors.js';
+export { ObjectWaiters } from './wait/object-waiters.registry.js';
+export { EventNotificationListener } from './wait/event-notification.listener.js';
+export { UntilFinal, WAIT_FOR_FINAL_MAX_MS } from './wait/until-final.wait.js';

@@ -1,11 +1,14 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
+import { UntilFinal, WAIT_FOR_FINAL_MAX_MS } from '@app/events';
 import { refundSummariesOf } from '@app/refunds';
+import { clientGone, isSettledForCheckout } from './charge-final.wait.js';
 import { ChargeViewDto } from './charge-view.dto.js';
 import { CreateChargeDto } from './create-charge.dto.js';
+import { WaitForFinal } from './wait-for-final.param.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 
 @ApiTags('charges')
@@ -16,6 +19,7 @@ export class ChargesController {
   constructor(
     private readonly charges: ChargesService,
     private readonly idempotency: InboundIdempotencyService,
+    private readonly untilFinal: UntilFinal,
   ) {}
 
   @Post()
@@ -49,10 +53,18 @@ export class ChargesController {
   }
 
   @Get(':id')
-  @ApiOkResponse({ type: ChargeViewDto })
-  @ApiErrors({ 404: 'charge_not_found' })
-  get(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
+  @ApiOkResponse({ type: ChargeViewDto, description: 'with waitForFinal: once the charge is no longer created or processing, or at the timeout with the current view' })
+  @ApiQuery({ name: 'waitForFinal', required: false, type: Number, description: `wait up to this many ms (0 to ${WAIT_FOR_FINAL_MAX_MS}) for the outcome, woken by its commit` })
+  @ApiErrors({ 404: 'charge_not_found', 429: 'long_poll_capacity' })
+  get(
+    @Param('id', ParseUUIDPipe) id: string,
+    @WaitForFinal() waitMs: number,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<ChargeView> {
     // Where the charge and refund views meet: the charge view reads our refunds in its own snapshot.
-    return this.charges.view(id, merchantScope(actor), refundSummariesOf);
+    const read = () => this.charges.view(id, merchantScope(actor), refundSummariesOf);
+    if (waitMs === 0) return read();
+    return this.untilFinal.read(`charge:${id}`, waitMs, read, isSettledForCheckout, clientGone(res));
   }
 }

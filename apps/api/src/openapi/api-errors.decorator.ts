@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorResponse } from './error-response.js';
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 422 | 503;
+type ErrorStatus = 400 | 403 | 404 | 409 | 422 | 429 | 503;
 
 const ERROR_NAMES: Record<ErrorStatus, string> = {
   400: 'Bad Request',
@@ -10,6 +10,7 @@ const ERROR_NAMES: Record<ErrorStatus, string> = {
   404: 'Not Found',
   409: 'Conflict',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { merchantScope, type Actor } from '@app/auth';
-import { EventNotFoundError } from '../events.errors.js';
+import { EventNotFoundError } from '../feed/feed.errors.js';
 
 export interface DeliveryTryView {
   attempt: number;
