@@ -21,8 +21,10 @@ export function allowedTransitionPairs(): Array<[AttemptStatus, AttemptStatus]> 
 
 /** Staying in the same status is not a transition: callers must not write or record it. */
 export function canTransition(from: AttemptStatus, to: AttemptStatus): boolean {
-  return ALLOWED_TRANSITIONS[from].includes(to);
+  return ALLOWED_PAIRS.has(`${from}→${to}`);
 }
+
+const ALLOWED_PAIRS = new Set(allowedTransitionPairs().map(([from, to]) => `${from}→${to}`));
 
 /**
  * DESIGN.md section 4 rule 3: a new attempt (and so a new idempotency key) only after every earlier
