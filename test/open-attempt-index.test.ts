@@ -50,8 +50,16 @@ describe('the partial unique index on open attempts', () => {
     const first = openAttempt(chargeId, 'failed');
     const second = openAttempt(chargeId, 'failed');
     await db.getRepository(AttemptEntity).insert([first, second]);
-    await db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [first.id]);
-    await expect(db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [second.id])).rejects.toMatchObject({
+    // failed → succeeded is no transition of the state table (its trigger refuses it): with every trigger off, the
+    // index alone still lets one through and refuses the second.
+    const withoutTriggers = (sql: string, params: unknown[]) =>
+      db.transaction(async (em) => {
+        await em.query(`SET LOCAL session_replication_role = replica`);
+        return em.query(sql, params);
+      });
+    await expect(db.query(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [first.id])).rejects.toMatchObject({ driverError: { code: 'CO422' } });
+    await withoutTriggers(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [first.id]);
+    await expect(withoutTriggers(`UPDATE attempts SET status = 'succeeded' WHERE id = $1`, [second.id])).rejects.toMatchObject({
       driverError: { code: '23505', constraint: 'uq_attempts_one_capture_per_charge' },
     });
   });

@@ -81,7 +81,12 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
     // A success of ours the provider never executed: the transfer ended NAO_REALIZADO, our row says succeeded.
     const missing = await payout(1_200);
     await settleAtProvider(missing.attemptId, 'NAO_REALIZADO', 'failed');
-    await stack.db.query(`UPDATE attempts SET status = 'succeeded', resolved_by = 'submit' WHERE id = $1`, [missing.attemptId]);
+    // A state no code path can reach (failed → succeeded is refused by the state table's trigger): planted with
+    // triggers off, so the nightly run meets the contradiction it exists to catch.
+    await stack.db.transaction(async (em) => {
+      await em.query(`SET LOCAL session_replication_role = replica`);
+      await em.query(`UPDATE attempts SET status = 'succeeded', resolved_by = 'submit' WHERE id = $1`, [missing.attemptId]);
+    });
 
     // A second transfer for a payout that already succeeded, under an attempt of that payout we recorded as failed.
     const duplicated = await payout(1_300);
