@@ -44,6 +44,15 @@ module.exports = {
       to: { path: '^libs/', pathNot: '^libs/(review/src/items|database)/' },
     },
     {
+      name: 'row-stores-stand-alone',
+      severity: 'error',
+      comment:
+        'The one writers of charges and refunds (@app/charges/store, @app/refunds/store) import no library but database: ' +
+        'attempts release a failed refund through them while refunds and charges depend on attempts.',
+      from: { path: '^libs/(charges|refunds)/src/store/' },
+      to: { path: '^libs/', pathNot: '^libs/((charges|refunds)/src/store|database)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'No import cycles between modules. TypeORM entities name each other in relations; those cycles are the ORM\'s own.',

@@ -1,8 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = process.cwd();
+import { applicationSources } from './support/table-writers.js';
 
 /**
  * Events are written by the database alone: `emit_event` (the MerchantEvents migration) is the only writer of
@@ -14,22 +11,6 @@ const DATABASE_ONLY = '(events|event_objects)';
 const EVENTS_LIBRARY = 'libs/events/src/';
 const EVENTS_OWNED = '(webhook_endpoints|webhook_deliveries|webhook_delivery_attempts)';
 const writes = (tables: string) => new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${tables}\\b`, 'i');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
-
-/** Application sources with their whitespace folded (SQL may span lines). */
-function applicationSources(): Array<{ file: string; text: string }> {
-  return ['apps', 'libs']
-    .flatMap((layer) => readdirSync(join(root, layer)).map((name) => join(root, layer, name, 'src')))
-    .flatMap((src) => { try { return sources(src); } catch { return []; } })
-    .map((file) => ({ file: relative(root, file), text: readFileSync(file, 'utf8').replace(/\s+/g, ' ') }));
-}
 
 describe('the event tables', () => {
   it('are never written by application code: emit_event in the database is their one writer', () => {

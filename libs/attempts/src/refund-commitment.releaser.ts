@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { releaseRefundAmount } from '@app/charges/store';
+import { markRefundReleased } from '@app/refunds/store';
 import { openReviewItem } from '@app/review/items';
 
 /**
@@ -9,18 +11,11 @@ import { openReviewItem } from '@app/review/items';
  * proposal, which belongs to no charge, its refund row's).
  */
 export async function releaseFailedRefund(em: EntityManager, attemptId: string, refundId: string): Promise<void> {
-  const [released] = await em.query<[Array<{ charge_id: string | null; amount_cents: string }>, number]>(
-    `UPDATE refunds SET released_at = now(), updated_at = now() WHERE id = $1 AND released_at IS NULL RETURNING charge_id, amount_cents`,
-    [refundId],
-  );
+  const released = await markRefundReleased(em, refundId);
   // A refund of a proposal committed nothing against a charge of ours: there is nothing to give back.
-  if (released.length !== 1 || released[0].charge_id === null) return;
-  const [, affected] = await em.query<[unknown, number]>(
-    `UPDATE charges SET refund_committed_cents = refund_committed_cents - $2, updated_at = now() WHERE id = $1`,
-    [released[0].charge_id, released[0].amount_cents],
-  );
-  if (affected !== 1) throw new Error(`refund ${refundId}: its charge ${released[0].charge_id} was not found to release the amount`);
-  await reviewUnexplainedProviderRefunds(em, attemptId, released[0].charge_id);
+  if (!released?.chargeId) return;
+  await releaseRefundAmount(em, released.chargeId, released.amountCents);
+  await reviewUnexplainedProviderRefunds(em, attemptId, released.chargeId);
 }
 
 /**

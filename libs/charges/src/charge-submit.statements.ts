@@ -3,20 +3,9 @@ import { AttemptEntity, ChargeEntity, preparedQuery } from '@app/database';
 
 /**
  * The charges' own SQL on the hot path (create, then the read a first submit decides on), each statement a single
- * round trip on a named prepared statement. The attempt it opens and settles is written by the attempts' store
+ * round trip on a named prepared statement (the insert is the charges' store's). The attempt it opens and settles is written by the attempts' store
  * (its fast paths). Anything these statements cannot confirm falls back to the full, locked path, never to a guess.
  */
-
-/** One charge per merchant and order id: `UQ_charges_merchant_order_id` refuses a second (the caller maps 23505 to 409). One commit. */
-export async function insertCharge(db: DataSource, c: ChargeEntity): Promise<void> {
-  await preparedQuery(
-    db,
-    'hot_insert_charge_v2',
-    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, billing_type, due_date, created_by, merchant_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [c.id, c.orderId, c.amountCents, c.currency, c.customerId, c.paymentMethodId, c.provider, c.billingType, c.dueDate, c.createdBy, c.merchantId],
-  );
-}
 
 export interface ChargeForSubmit {
   charge: ChargeEntity;

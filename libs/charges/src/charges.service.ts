@@ -9,7 +9,7 @@ import { inSpan, type Span } from '@app/observability';
 import { hasOpenReviewItem, openReviewItemsOfCharge } from '@app/review/items';
 import { merchantScope, type Actor } from '@app/auth';
 import { ChargeAttemptOpener } from './charge-attempt.opener.js';
-import { insertCharge } from './charge-submit.statements.js';
+import { insertCharge } from './store/index.js';
 import { ChargeExistsError, ChargeNotFoundError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
 import { toChargeView, type ChargeRefundsReader, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';

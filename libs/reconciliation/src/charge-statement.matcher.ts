@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { capturedProviderChargeId, isCapture } from '@app/attempts';
+import { recomputeStatementMovedBack } from '@app/charges/store';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 import { withRefundChargesLocked } from './refund-charge.lock.js';
@@ -136,21 +137,7 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
      ON CONFLICT (provider, line_id) DO NOTHING`,
     [scope.runId, scope.provider, scope.window.start, scope.window.end],
   );
-  await client.query(
-    `UPDATE charges c
-        SET provider_refunded_cents = t.refunded, provider_disputed_cents = t.disputed
-       FROM (SELECT m.charge_id,
-                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind = 'refund'), 0) AS refunded,
-                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind <> 'refund'), 0) AS disputed
-               FROM reconciliation_money_movements m
-              WHERE m.charge_id IN (SELECT k.charge_id FROM reconciliation_money_movements k
-                                      JOIN ${STAGING_TABLE} s ON s.line_id = k.line_id AND k.provider = $1
-                                     WHERE s.kind IN ('refund','dispute','dispute_reversal'))
-              GROUP BY m.charge_id) t
-      WHERE c.id = t.charge_id
-        AND (c.provider_refunded_cents, c.provider_disputed_cents) IS DISTINCT FROM (t.refunded, t.disputed)`,
-    [scope.provider],
-  );
+  await recomputeStatementMovedBack(client, STAGING_TABLE, scope.provider);
 }
 
 /**

@@ -7,6 +7,7 @@ import { ChargeNotFoundError } from '@app/charges';
 import { AttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { commitRefundAmount } from './refund-amount.commitment.js';
+import { insertRefund, markRefundHeldAgain } from './store/index.js';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
 
 export interface NewRefund {
@@ -75,7 +76,7 @@ export class RefundOpener {
         providerChargeId: null,
         releasedAt: null,
       });
-      await em.insert(RefundEntity, refund);
+      await insertRefund(em, refund);
       const attempt = await this.opener.openFirstAttempt(em, this.encode(target, refund), actor);
       return { refund, attempt };
     };
@@ -101,7 +102,7 @@ export class RefundOpener {
       releasedAt: null,
     });
     try {
-      await em.insert(RefundEntity, refund);
+      await insertRefund(em, refund);
     } catch (error) {
       if (isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(proposal.id);
       if (isUniqueViolation(error, 'uq_refunds_proposal_provider_charge')) throw new ProviderChargeAlreadyRefundedError(proposal.providerChargeId);
@@ -141,8 +142,7 @@ export class RefundOpener {
         if (charge && refund.releasedAt) {
           // The failure gave the amount back; trying again takes it again, within what is still refundable.
           await commitRefundAmount(em, charge, refund.amountCents);
-          const [, affected] = await em.query<[unknown, number]>(`UPDATE refunds SET released_at = NULL, updated_at = now() WHERE id = $1 AND released_at IS NOT NULL`, [refundId]);
-          if (affected !== 1) throw new Error(`refund ${refundId} changed under the charge lock`);
+          await markRefundHeldAgain(em, refundId);
         }
         return this.encode(target, refund);
       },

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProviderFactApplier, lockChargeAndAttempt, type FactDisposition, type LockedAttempt } from '@app/attempts';
+import { recordDisputeStatus, recordProviderRefundedTotal } from '@app/charges/store';
 import { openReviewItem } from '@app/review/items';
 import { isUuid } from '@app/common';
 import type { MoneyMovedBack, ProviderWebhookEvent, WebhookHeaders, WebhookTransport } from '@app/gateways';
@@ -120,15 +121,9 @@ export class WebhookIngestService {
       return { action: 'review', reason };
     }
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
-      await em.query(`UPDATE charges SET refunded_cents = GREATEST(refunded_cents, $2), updated_at = now() WHERE id = $1`, [chargeId, moved.refundedCents]);
+      await recordProviderRefundedTotal(em, chargeId, moved.refundedCents);
     }
-    if (moved.kind === 'dispute') {
-      await em.query(
-        `UPDATE charges SET dispute_status = $2, updated_at = now()
-          WHERE id = $1 AND (dispute_status IS NULL OR $3 OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'charge_refunded'))`,
-        [chargeId, moved.status, moved.closed],
-      );
-    }
+    if (moved.kind === 'dispute') await recordDisputeStatus(em, chargeId, moved.status, moved.closed);
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
       const { explained } = await refundedTotalExplained(em, chargeId, moved.refundedCents);
       if (explained) return { action: 'recorded', reason: 'refund_explained_by_ours' };

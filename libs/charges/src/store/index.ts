@@ -1,0 +1,1 @@
+export * from './charge-rows.store.js';
