@@ -32,6 +32,7 @@ import { AttemptProviderRef1764680310000 } from './1764680310000-AttemptProvider
 import { RefundCancelledKind1764680320000 } from './1764680320000-RefundCancelledKind.js';
 import { MerchantEvents1764680330000 } from './1764680330000-MerchantEvents.js';
 import { AttemptStateTable1764680340000 } from './1764680340000-AttemptStateTable.js';
+import { LeanerDeliveryIndexes1764680350000 } from './1764680350000-LeanerDeliveryIndexes.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -72,4 +73,5 @@ export const MIGRATIONS = [
   RefundCancelledKind1764680320000,
   MerchantEvents1764680330000,
   AttemptStateTable1764680340000,
+  LeanerDeliveryIndexes1764680350000,
 ];

@@ -27,6 +27,15 @@ export interface TryRecord {
   excerpt: string | null;
 }
 
+export type SettleOutcome = { state: 'delivered' } | { state: 'pending'; retryInMs: number } | { state: 'abandoned' };
+
+/** One try to record and the row's state after it. */
+export interface Settle {
+  delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>;
+  tried: TryRecord;
+  outcome: SettleOutcome;
+}
+
 /**
  * webhook_deliveries as a queue in PostgreSQL: a Redis flush or a killed worker loses nothing. A claim leases due
  * rows (FOR UPDATE SKIP LOCKED, so workers never take the same row) and numbers the try; a worker that dies
@@ -73,21 +82,39 @@ export class DeliveryStore {
     return rows;
   }
 
-  /** Records the try, whoever holds the row now; settles the row only while the lease is still this try's. */
-  async settle(d: ClaimedDelivery, tried: TryRecord, outcome: { state: 'delivered' } | { state: 'pending'; retryInMs: number } | { state: 'abandoned' }): Promise<boolean> {
+  /**
+   * Records each try, whoever holds its row now, and settles each row only while its lease is still that try's: one
+   * statement for a whole batch. Answers the ids it settled.
+   */
+  async settle(settles: readonly Settle[]): Promise<Set<string>> {
+    const column = <T>(pick: (s: Settle) => T) => settles.map(pick);
     const [rows] = await this.db.query<[Array<{ id: string }>, number]>(
-      `WITH tried AS (
+      `WITH input AS (
+         SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::int[])
+             AS t(id, attempt, state, started_at, duration_ms, http_status, error, excerpt, retry_ms)),
+       tried AS (
          INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, http_status, error, response_excerpt)
-         VALUES ($1, $2, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, attempt) DO NOTHING)
-       UPDATE webhook_deliveries
-          SET state = $3, lease_expires_at = NULL, updated_at = now(),
-              delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
-              next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + ($9::int * interval '1 millisecond') ELSE next_attempt_at END
-        WHERE id = $1 AND attempts = $2 AND state = 'pending'
-       RETURNING id`,
-      [d.id, d.attempts, outcome.state, tried.startedAt, Math.round(tried.durationMs), tried.httpStatus, tried.error, tried.excerpt, outcome.state === 'pending' ? outcome.retryInMs : 0],
+         SELECT id, attempt, started_at, duration_ms, http_status, error, excerpt FROM input ON CONFLICT (delivery_id, attempt) DO NOTHING)
+       UPDATE webhook_deliveries d
+          SET state = i.state, lease_expires_at = NULL, updated_at = now(),
+              delivered_at = CASE WHEN i.state = 'delivered' THEN now() ELSE d.delivered_at END,
+              next_attempt_at = CASE WHEN i.state = 'pending' THEN now() + (i.retry_ms * interval '1 millisecond') ELSE d.next_attempt_at END
+         FROM input i
+        WHERE d.id = i.id AND d.attempts = i.attempt AND d.state = 'pending'
+       RETURNING d.id::text AS id`,
+      [
+        column((s) => s.delivery.id),
+        column((s) => s.delivery.attempts),
+        column((s) => s.outcome.state),
+        column((s) => s.tried.startedAt),
+        column((s) => Math.round(s.tried.durationMs)),
+        column((s) => s.tried.httpStatus),
+        column((s) => s.tried.error),
+        column((s) => s.tried.excerpt),
+        column((s) => (s.outcome.state === 'pending' ? s.outcome.retryInMs : 0)),
+      ],
     );
-    return rows.length === 1;
+    return new Set(rows.map((r) => r.id));
   }
 
   /** A 2xx: the endpoint is healthy again. */
