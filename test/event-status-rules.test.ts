@@ -93,7 +93,7 @@ describe('the outbox status rules in SQL', () => {
       await plant('payouts', rows.payouts);
       await plant('attempts', rows.attempts);
       await plant('review_items', rows.reviewItems);
-      const read = await runner.query<Array<{ id: string; status: string }>>(`SELECT id, ${statusSql}(id) AS status FROM unnest($1::uuid[]) AS id`, [ids]);
+      const read = (await runner.query(`SELECT id, ${statusSql}(id) AS status FROM unnest($1::uuid[]) AS id`, [ids])) as Array<{ id: string; status: string }>;
       return new Map(read.map((r) => [r.id, r.status]));
     } finally {
       await runner.rollbackTransaction().catch(() => undefined);

@@ -21,11 +21,11 @@ describe('settling a batch of webhook tries', () => {
     for (let i = 0; i < 3; i++) await submit(stack, (await createCharge(stack)).id);
     const store = new DeliveryStore(stack.db, 'settle-batch-test');
     // Leased as the claim leases (not through it: in the full suite it would take other files' rows too).
-    const claimed = await stack.db.query<Array<{ id: string; attempts: number }>>(
+    const claimed = await stack.db.query<[Array<{ id: string; attempts: number }>, number]>(
       `UPDATE webhook_deliveries SET lease_expires_at = now() + interval '1 minute', leased_by = 'settle-batch-test', attempts = attempts + 1
         WHERE endpoint_id = $1 AND state = 'pending' RETURNING id::text, attempts`,
       [created.body.id],
-    ).then(([rows]: [Array<{ id: string; attempts: number }>]) => rows);
+    ).then(([rows]) => rows);
     expect(claimed).toHaveLength(3);
     const [kept, retried, overtaken] = claimed;
     // Another worker took `overtaken` after its lease ran out: the row now carries that worker's try.
