@@ -33,6 +33,7 @@ import { RefundCancelledKind1764680320000 } from './1764680320000-RefundCancelle
 import { MerchantEvents1764680330000 } from './1764680330000-MerchantEvents.js';
 import { AttemptStateTable1764680340000 } from './1764680340000-AttemptStateTable.js';
 import { LeanerDeliveryIndexes1764680350000 } from './1764680350000-LeanerDeliveryIndexes.js';
+import { PlannedEventStatus1764680352000 } from './1764680352000-PlannedEventStatus.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -74,4 +75,5 @@ export const MIGRATIONS = [
   MerchantEvents1764680330000,
   AttemptStateTable1764680340000,
   LeanerDeliveryIndexes1764680350000,
+  PlannedEventStatus1764680352000,
 ];
