@@ -34,6 +34,7 @@ import { MerchantEvents1764680330000 } from './1764680330000-MerchantEvents.js';
 import { AttemptStateTable1764680340000 } from './1764680340000-AttemptStateTable.js';
 import { LeanerDeliveryIndexes1764680350000 } from './1764680350000-LeanerDeliveryIndexes.js';
 import { PlannedEventStatus1764680352000 } from './1764680352000-PlannedEventStatus.js';
+import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventIndexes.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -76,4 +77,5 @@ export const MIGRATIONS = [
   AttemptStateTable1764680340000,
   LeanerDeliveryIndexes1764680350000,
   PlannedEventStatus1764680352000,
+  LeanerEventIndexes1764680354000,
 ];

@@ -86,7 +86,8 @@ export class ChargeLookupQuery {
                            ORDER BY d.id)
                             FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id = e.id), '[]'::jsonb) AS deliveries
            FROM events e LEFT JOIN refunds r ON e.object_type = 'refund' AND r.id = e.object_id
-          WHERE e.object_id = ANY($1::uuid[]) OR e.object_id IN (SELECT id FROM refunds WHERE charge_id = ANY($1::uuid[]))
+          WHERE (e.object_type = 'charge' AND e.object_id = ANY($1::uuid[]))
+             OR (e.object_type = 'refund' AND e.object_id IN (SELECT id FROM refunds WHERE charge_id = ANY($1::uuid[])))
           ORDER BY e.xact_id, e.seq`,
         [ids],
       ),
