@@ -1,9 +1,11 @@
+import type Stripe from 'stripe';
 import { isRecord } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
 import type { ProviderCharge } from '../provider-lookup.result.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { mapStripeIntentStatus } from './stripe-status.js';
+import { wire, type WirePaymentIntent } from './stripe-wire.js';
 
 /** The PaymentIntent fields the adapter reads; everything else is kept only inside `raw`/`body`. */
 export interface StripeIntentView {
@@ -17,14 +19,16 @@ export interface StripeIntentView {
 
 /** The fields every Stripe money object (payment intent, refund) carries, when `value` is one of `kind`. */
 export function readStripeObject(value: unknown, kind: 'payment_intent' | 'refund'): (Omit<StripeIntentView, 'hasLastPaymentError'> & { raw: Record<string, unknown> }) | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || value.object !== kind) return null;
+  // The fields both objects have, by the official types.
+  const object = wire<Stripe.PaymentIntent | Stripe.Refund>(value);
+  if (!object || typeof object.id !== 'string' || object.object !== kind) return null;
   return {
-    id: value.id,
-    status: value.status,
-    amount: typeof value.amount === 'number' ? value.amount : Number.NaN,
-    currency: typeof value.currency === 'string' ? value.currency : '',
-    metadata: isRecord(value.metadata) ? value.metadata : {},
-    raw: value,
+    id: object.id,
+    status: object.status,
+    amount: typeof object.amount === 'number' ? object.amount : Number.NaN,
+    currency: typeof object.currency === 'string' ? object.currency : '',
+    metadata: isRecord(object.metadata) ? object.metadata : {},
+    raw: value as Record<string, unknown>,
   };
 }
 
@@ -32,7 +36,7 @@ export function readIntent(value: unknown): StripeIntentView | null {
   const object = readStripeObject(value, 'payment_intent');
   if (!object) return null;
   const { raw, ...intent } = object;
-  return { ...intent, hasLastPaymentError: isRecord(raw.last_payment_error) };
+  return { ...intent, hasLastPaymentError: isRecord((raw as WirePaymentIntent).last_payment_error) };
 }
 
 /**
@@ -63,8 +67,8 @@ export function toProviderCharge(intent: StripeIntentView, raw: unknown): Provid
 
 /** Stripe's `error` object, the same on every endpoint. */
 export function readStripeError(body: unknown): ProviderError | null {
-  if (!isRecord(body) || !isRecord(body.error)) return null;
-  const error = body.error;
+  const error = isRecord(body) ? wire<Stripe.StripeRawError>(body.error) : null;
+  if (!error) return null;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
     type: text(error.type),
@@ -74,16 +78,23 @@ export function readStripeError(body: unknown): ProviderError | null {
   };
 }
 
+/** Why an intent left `requires_action` by an off-session confirm failed: the reason kept on the attempt. */
+const AUTHENTICATION_REQUIRED: ProviderError = {
+  type: 'card_error',
+  code: 'authentication_required',
+  message: 'the card asks the customer to authenticate (requires_action); an off-session charge cannot, so it failed',
+};
+
 /** Reads a create call's result: the intent comes from the body, or from `error.payment_intent` on a 402. */
 export function toCreateChargeResult(http: ProviderHttpResult): GatewayCallResult {
   return toCreateCallResult(http, (json, response) => {
     const error = readStripeError(json);
-    const intent = readIntent(error ? (json as { error: Record<string, unknown> }).error.payment_intent : json);
+    const intent = readIntent(error ? (wire<Stripe.StripeRawError>((json as { error: unknown }).error)?.payment_intent) : json);
     return {
       replayed: response.headers['idempotent-replayed'] === 'true',
       providerChargeId: intent?.id ?? null,
       providerOutcome: intent ? mapStripeIntentStatus(intent.status, intent.hasLastPaymentError) : null,
-      error,
+      error: error ?? (intent?.status === 'requires_action' ? AUTHENTICATION_REQUIRED : null),
       evidence: redactIntentSecrets(json),
     };
   });

@@ -1,4 +1,6 @@
+import type Stripe from 'stripe';
 import type { StatementLine, StatementLineKind } from '../statement/statement-line.js';
+import { wire } from './stripe-wire.js';
 
 /**
  * Stripe's itemized balance change report, as checked against Stripe's reporting documentation on 2026-12-02:
@@ -98,17 +100,18 @@ function lineFromReportColumns(column: (name: ReportColumn) => string | undefine
  * and the payment's metadata), the Refund or the Dispute (each with `payment_intent` and `charge`).
  */
 export function lineFromBalanceTransaction(raw: unknown): StatementLine {
-  const txn = record(raw);
+  const txn = wire<Stripe.BalanceTransaction>(raw) ?? {};
   const lineId = typeof txn.id === 'string' ? txn.id : '';
   if (!lineId || typeof txn.amount !== 'number' || typeof txn.currency !== 'string' || typeof txn.created !== 'number') {
     throw new StatementLineFormatError(`not a balance transaction: ${JSON.stringify(raw).slice(0, 200)}`);
   }
   const category = typeof txn.reporting_category === 'string' ? txn.reporting_category : String(txn.type);
-  const source = typeof txn.source === 'object' && txn.source !== null ? record(txn.source) : {};
-  const metadata = typeof source.metadata === 'object' && source.metadata !== null ? record(source.metadata) : {};
   const kind = KIND_BY_CATEGORY[category] ?? 'other';
-  const paymentIntent = idOf(source.payment_intent);
-  const charge = kind === 'charge' ? idOf(source.id) : idOf(source.charge);
+  // The expanded source is the Charge, the Refund or the Dispute, each read by its own official type.
+  const source = kind === 'charge' ? wire<Stripe.Charge>(txn.source) : kind === 'refund' ? wire<Stripe.Refund>(txn.source) : wire<Stripe.Dispute>(txn.source);
+  const metadata = record(source?.metadata);
+  const paymentIntent = idOf(source?.payment_intent);
+  const charge = kind === 'charge' ? idOf(source?.id) : idOf(wire<Stripe.Refund | Stripe.Dispute>(source)?.charge);
   return {
     lineId,
     kind,
