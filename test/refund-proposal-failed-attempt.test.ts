@@ -20,13 +20,14 @@ describe('refund proposals for a provider charge held by a failed attempt', () =
   beforeEach(() => stack.sim.setFaults({}));
 
   /** A charge whose attempt we failed (as the resolver would after a lagging miss) while the provider captured it. */
-  async function failedButCaptured() {
+  /** `captured: false`: the intent is left processing (never captured), as a statement may still have listed it. */
+  async function failedButCaptured({ captured = true } = {}) {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     stack.sim.setFaults({ rules: [{ fault: 'hang_after_create', match: { customerId } }] });
-    const charge = await createCharge(stack, { customerId });
+    const charge = await createCharge(stack, { customerId, ...(captured ? {} : { paymentMethodId: 'pm_sim_processing' }) });
     const attemptId = (await submit(stack, charge.id)).attempts[0].id;
     const [intent] = stack.sim.intents({ attemptId });
-    expect(intent.status).toBe('succeeded');
+    expect(intent.status).toBe(captured ? 'succeeded' : 'processing');
     await stack.db.query(`UPDATE attempts SET status = 'failed', resolved_at = now(), resolved_by = 'resolver' WHERE id = $1`, [attemptId]);
     // Last night's statement saw the intent and no success of ours: a provider-only proposal naming the charge.
     const { proposalId } = await insertRefundProposal(stack, { providerChargeId: intent.id, amountCents: charge.amountCents, chargeId: charge.id });
@@ -82,7 +83,7 @@ describe('refund proposals for a provider charge held by a failed attempt', () =
   });
 
   it('a provider charge the fresh check finds not captured is refused, and nothing is refunded', async () => {
-    const { charge, intentId, proposalId } = await failedButCaptured();
+    const { charge, intentId, proposalId } = await failedButCaptured({ captured: false });
     stack.sim.setIntentStatus(intentId, 'canceled');
     const refused = await approve(proposalId);
     expect(refused.status).toBe(409);

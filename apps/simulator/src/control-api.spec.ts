@@ -62,15 +62,21 @@ describe('the simulator control API (over HTTP)', () => {
     expect(accepted.status).toBe(200);
   });
 
-  it('moves an intent to another status', async () => {
-    const created = await stripeCall(sim, 'POST', '/v1/payment_intents', { body: chargeBody() });
+  it('moves an intent to another status, and never out of a final one', async () => {
+    const created = await stripeCall(sim, 'POST', '/v1/payment_intents', { body: chargeBody({ paymentMethod: 'pm_sim_processing' }) });
+    expect(created.json.status).toBe('processing');
 
-    const moved = await controlCall(sim, 'POST', `/_sim/intents/${created.json.id}/status`, { status: 'canceled' });
     const unknown = await controlCall(sim, 'POST', `/_sim/intents/${created.json.id}/status`, { status: 'exploded' });
+    const moved = await controlCall(sim, 'POST', `/_sim/intents/${created.json.id}/status`, { status: 'canceled' });
+    const revived = await controlCall(sim, 'POST', `/_sim/intents/${created.json.id}/status`, { status: 'succeeded' });
 
-    expect(moved.json).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_customer' });
     expect(unknown.status).toBe(400);
+    expect(moved.json).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_customer' });
+    // Stripe never captures a canceled intent: the simulator refuses to pretend it did.
+    expect(revived.status).toBe(400);
     expect((await stripeCall(sim, 'GET', `/v1/payment_intents/${created.json.id}`)).json.status).toBe('canceled');
+    const succeeded = await stripeCall(sim, 'POST', '/v1/payment_intents', { body: chargeBody({ attemptId: 'att_final' }) });
+    expect((await controlCall(sim, 'POST', `/_sim/intents/${succeeded.json.id}/status`, { status: 'requires_payment_method' })).status).toBe(400);
   });
 
   it('reset forgets intents, keys, faults and counters, and reopens a refused port', async () => {

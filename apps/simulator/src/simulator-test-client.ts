@@ -42,6 +42,8 @@ export function chargeBody(fields: { customer?: string; attemptId?: string; paym
     payment_method: fields.paymentMethod ?? 'pm_card_visa',
     confirm: 'true',
     off_session: 'true',
+    'automatic_payment_methods[enabled]': 'true',
+    'automatic_payment_methods[allow_redirects]': 'never',
     'metadata[charge_id]': 'chg_1',
     'metadata[attempt_id]': fields.attemptId ?? 'att_1',
   });

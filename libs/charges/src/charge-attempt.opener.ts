@@ -6,7 +6,7 @@ import { AttemptOpener, PreviousAttemptUnverifiedError, decideOpening, openClaim
 import { AppConfig } from '@app/config';
 import { AttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
-import { ChargeNotFoundError } from './charges.errors.js';
+import { ChargeNotFoundError, InvalidChargeFieldError } from './charges.errors.js';
 import { readChargeForSubmit, type ChargeForSubmit } from './charge-submit.statements.js';
 
 /** A first send opened on the hot path, with what was read to decide it (the charge view is built from both). */
@@ -68,7 +68,12 @@ export class ChargeAttemptOpener {
   private encode(charge: ChargeEntity): AttemptEntity {
     const id = randomUUID();
     const idempotencyKey = randomUUID();
-    const payload = this.gateways.get(charge.provider).encodeCharge({
+    const gateway = this.gateways.get(charge.provider);
+    // A charge stored before its provider's rules changed (a Stripe charge without a payment method) is refused
+    // here as it would be at create, naming the field, before anything is stored or sent.
+    const problem = gateway.chargeFieldProblem({ currency: charge.currency, billingType: charge.billingType, paymentMethodId: charge.paymentMethodId });
+    if (problem) throw new InvalidChargeFieldError(charge.provider, problem.field, problem.message);
+    const payload = gateway.encodeCharge({
       attemptId: id,
       chargeId: charge.id,
       idempotencyKey,

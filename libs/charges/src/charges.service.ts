@@ -46,7 +46,7 @@ export class ChargesService {
     const gateway = this.gateways.get(input.provider ?? this.gateways.defaultProvider);
     const provider = gateway.provider;
     // What this provider cannot take is refused now, naming the field, before anything is stored.
-    const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null });
+    const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null, paymentMethodId: input.paymentMethodId ?? null });
     if (problem) throw new InvalidChargeFieldError(provider, problem.field, problem.message);
     const charge = Object.assign(new ChargeEntity(), {
       id: randomUUID(),

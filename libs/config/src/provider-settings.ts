@@ -1,6 +1,9 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 
+/** The Stripe API version of the official `stripe` package's types, which the adapter is checked against. */
+export const STRIPE_API_VERSION_PINNED = '2026-11-18.endive';
+
 /**
  * The settings of each provider (Stripe, Asaas, Efí Pix): where its API is, its secrets, its budgets and windows.
  * AppConfig extends this, so every setting is still read and validated in one place at boot; they live apart only
@@ -25,6 +28,14 @@ export abstract class ProviderSettings {
 
   @Type(() => Number) @IsInt() @Min(1)
   STRIPE_KEY_LIFETIME_MS = 24 * 3600_000;
+
+  /**
+   * Sent as `Stripe-Version` on every request: the API version the adapter's types come from (the `stripe`
+   * package's ApiVersion; test/stripe-contract.test.ts fails when the two part). Without a pin, behaviour would
+   * follow whatever the account's default version is.
+   */
+  @IsString() @Matches(/^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/, { message: 'STRIPE_API_VERSION must look like 2026-11-18.endive' })
+  STRIPE_API_VERSION = STRIPE_API_VERSION_PINNED;
 
   /** Resends stop this long before the provider may prune the key. */
   @Type(() => Number) @IsInt() @Min(0)

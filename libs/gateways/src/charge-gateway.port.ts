@@ -23,6 +23,8 @@ export interface ChargeRequest {
 export interface ChargeFields {
   currency: string;
   billingType: string | null;
+  /** The payment method the charge names, where the provider needs one (Stripe). */
+  paymentMethodId?: string | null;
 }
 
 /** A field of a charge the provider cannot take, named so the api answers 400 saying which. */

@@ -19,14 +19,31 @@ export function readCreateParams(form: FormObject): CreateIntentParams | { error
   }
   const minimum = MINIMUM_CHARGE[currency.toLowerCase()] ?? 50;
   if (Number(amount) < minimum) return { error: stripeErrors.amountTooSmall(minimum, currency.toLowerCase()) };
+  const confirm = formString(form, 'confirm') === 'true';
+  const paymentMethod = formString(form, 'payment_method');
+  // A confirm with no payment method falls back to a legacy default_source only; the simulator's customers have
+  // none, as a customer set up through the Payment Methods API has none.
+  if (confirm && paymentMethod === null) return { error: stripeErrors.confirmWithoutPaymentMethod(formString(form, 'customer')) };
+  if (confirm && mayRedirect(form) && formString(form, 'return_url') === null) return { error: stripeErrors.returnUrlRequired() };
   return {
     amount: Number(amount),
     currency: currency.toLowerCase(),
     customer: formString(form, 'customer'),
-    paymentMethod: formString(form, 'payment_method'),
-    confirm: formString(form, 'confirm') === 'true',
+    paymentMethod,
+    confirm,
     metadata: readMetadata(form),
   };
+}
+
+/**
+ * Whether the confirm may need a full-page redirect, as on an account with automatic payment methods (the default
+ * since 2023-08-16): unless the request limits itself to explicit `payment_method_types[]`, or to methods that never
+ * redirect, Stripe wants a `return_url`.
+ */
+function mayRedirect(form: FormObject): boolean {
+  if (form.payment_method_types !== undefined) return false;
+  if (formString(form, 'automatic_payment_methods', 'enabled') === 'false') return false;
+  return formString(form, 'automatic_payment_methods', 'allow_redirects') !== 'never';
 }
 
 function readMetadata(form: FormObject): Record<string, string> {

@@ -16,10 +16,11 @@ export const INTENT_STATUSES: readonly IntentStatus[] = [
 
 export interface PaymentError {
   type: 'card_error';
-  code: 'card_declined';
+  code: 'card_declined' | 'authentication_required';
   decline_code: string;
   message: string;
-  charge: string | null;
+  /** Absent when no charge was attempted: Stripe leaves the field out, never null. */
+  charge?: string;
 }
 
 /** The PaymentIntent fields Stripe returns that this service reads or stores (provider-contracts.md §1). */
@@ -61,6 +62,8 @@ export type ConfirmOutcome = { kind: 'succeeded' } | { kind: 'processing' } | { 
 const DECLINING_METHODS: Record<string, string> = {
   pm_card_chargeDeclined: 'generic_decline',
   pm_card_insufficientFunds: 'insufficient_funds',
+  // A card that asks for 3-D Secure: off-session, Stripe fails the confirm rather than wait for the customer.
+  pm_card_authenticationRequired: 'authentication_required',
 };
 /** Not a Stripe test card: lets tests reach `processing` and finish it later through the control API. */
 export const PROCESSING_METHOD = 'pm_sim_processing';
@@ -68,12 +71,10 @@ export const PROCESSING_METHOD = 'pm_sim_processing';
 const DECLINE_MESSAGES: Record<string, string> = {
   generic_decline: 'Your card was declined.',
   insufficient_funds: 'Your card has insufficient funds.',
+  authentication_required: 'Your card was declined. This transaction requires authentication.',
 };
 
-/**
- * A missing payment method is treated as the customer's chargeable default card. Real Stripe would refuse
- * to confirm; the simulator accepts so charges created without `paymentMethodId` can still be demonstrated.
- */
+/** How a confirm ends for the request's payment method (a confirm without one is refused before this, as Stripe does). */
 export function confirmOutcomeFor(params: CreateIntentParams, declineCustomers: readonly string[]): ConfirmOutcome {
   if (params.customer && declineCustomers.includes(params.customer)) return { kind: 'declined', declineCode: 'generic_decline' };
   const declineCode = params.paymentMethod ? DECLINING_METHODS[params.paymentMethod] : undefined;
@@ -84,7 +85,7 @@ export function confirmOutcomeFor(params: CreateIntentParams, declineCustomers: 
 
 export function declineError(declineCode: string, chargeId: string | null): PaymentError {
   const message = DECLINE_MESSAGES[declineCode] ?? 'Your card was declined.';
-  return { type: 'card_error', code: 'card_declined', decline_code: declineCode, message, charge: chargeId };
+  return { type: 'card_error', code: declineCode === 'authentication_required' ? 'authentication_required' : 'card_declined', decline_code: declineCode, message, ...(chargeId ? { charge: chargeId } : {}) };
 }
 
 export function newPaymentIntent(params: CreateIntentParams, nowMs: number): StripePaymentIntent {

@@ -118,4 +118,25 @@ describe('the simulated Stripe API: creating payment intents', () => {
     expect(Date.parse(logged[0].receivedAt)).not.toBeNaN();
     expect(JSON.stringify(logged)).not.toContain('very_secret');
   });
+  it('refuses, as Stripe does, a confirm without a payment method and one that may redirect without a return_url, storing nothing', async () => {
+    const before = sim.stats().intentsCreated;
+    const withoutMethod = await stripeCall(sim, 'POST', '/v1/payment_intents', { body: chargeBody().replace('payment_method=pm_card_visa&', '') });
+    expect(withoutMethod.status).toBe(400);
+    expect(withoutMethod.json.error).toMatchObject({ type: 'invalid_request_error', code: 'payment_intent_unexpected_state', param: 'payment_method' });
+    const mayRedirect = chargeBody().replace('&automatic_payment_methods%5Ballow_redirects%5D=never', '');
+    expect(mayRedirect).not.toContain('allow_redirects');
+    const withoutReturnUrl = await stripeCall(sim, 'POST', '/v1/payment_intents', { body: mayRedirect });
+    expect(withoutReturnUrl.status).toBe(400);
+    expect(withoutReturnUrl.json.error).toMatchObject({ type: 'invalid_request_error', param: 'return_url' });
+    expect((await stripeCall(sim, 'POST', '/v1/payment_intents', { body: `${mayRedirect}&return_url=https%3A%2F%2Fshop.example%2Fdone` })).status).toBe(200);
+    expect((await stripeCall(sim, 'POST', '/v1/payment_intents', { body: `${mayRedirect}&payment_method_types[]=card` })).status).toBe(200);
+    expect(sim.stats().intentsCreated).toBe(before + 2);
+  });
+
+  it('fails off-session a card that asks for authentication: 402 authentication_required', async () => {
+    const response = await stripeCall(sim, 'POST', '/v1/payment_intents', { body: chargeBody({ paymentMethod: 'pm_card_authenticationRequired' }) });
+    expect(response.status).toBe(402);
+    expect(response.json.error).toMatchObject({ type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required' });
+    expect(response.json.error.payment_intent).toMatchObject({ status: 'requires_payment_method' });
+  });
 });

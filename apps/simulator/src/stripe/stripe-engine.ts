@@ -121,6 +121,10 @@ export class StripeEngine {
   setIntentStatus(intentId: string, status: unknown): StripePaymentIntent {
     const intent = this.requireIntent(intentId);
     if (!INTENT_STATUSES.includes(status as IntentStatus)) throw new InvalidControlInput(`unknown status ${String(status)}`);
+    // As at Stripe, an intent that succeeded or was canceled stays so: a later fact is a refund or a dispute.
+    if (intent.status === 'succeeded' || intent.status === 'canceled') {
+      throw new InvalidControlInput(`intent ${intentId} is ${intent.status}, which is final: it cannot become ${String(status)}`);
+    }
     moveIntentTo(intent, status as IntentStatus, Date.now());
     this.statement.recordChargeIfSucceeded(intent);
     const type = eventTypeForStatus(intent);

@@ -17,6 +17,21 @@ export const stripeErrors = {
     stripeError('invalid_request_error', message, { code: 'parameter_invalid', param }),
   amountTooSmall: (minimum: number, currency: string) =>
     stripeError('invalid_request_error', `Amount must be at least ${minimum} ${currency} minor units`, { code: 'amount_too_small', param: 'amount' }),
+  confirmWithoutPaymentMethod: (customer: string | null) =>
+    stripeError(
+      'invalid_request_error',
+      `You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent with ${customer ?? 'a customer'}, ` +
+        'specify a payment method attached to this customer along with the customer ID.',
+      { code: 'payment_intent_unexpected_state', param: 'payment_method' },
+    ),
+  returnUrlRequired: () =>
+    stripeError(
+      'invalid_request_error',
+      'A `return_url` must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, ' +
+        'some of which may require a full page redirect to succeed. If you do not want to accept redirect-based payment methods, set ' +
+        '`automatic_payment_methods[enabled]` to `true` and `automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.',
+      { param: 'return_url' },
+    ),
   resourceMissing: (id: string) =>
     stripeError('invalid_request_error', `No such payment_intent: '${id}'`, { code: 'resource_missing', param: 'id' }),
   unknownRoute: (method: string, path: string) =>
@@ -42,7 +57,7 @@ export const stripeErrors = {
   cardDeclined: (intent: StripePaymentIntent) => {
     const failure = intent.last_payment_error;
     return stripeError('card_error', failure?.message ?? 'Your card was declined.', {
-      code: 'card_declined',
+      code: failure?.code ?? 'card_declined',
       decline_code: failure?.decline_code ?? 'generic_decline',
       charge: intent.latest_charge,
       payment_intent: intent,

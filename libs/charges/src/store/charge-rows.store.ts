@@ -71,11 +71,16 @@ export async function recordProviderRefundedTotal(em: EntityManager, chargeId: s
   await em.query(`UPDATE charges SET refunded_cents = GREATEST(refunded_cents, $2), updated_at = now() WHERE id = $1`, [chargeId, refundedCents]);
 }
 
-/** A dispute's state from the provider; a closed outcome is kept over a later open one unless the new one closes too. */
+/**
+ * A dispute's state from the provider. A closed outcome is kept over a later open one (events arrive out of order)
+ * unless the new one closes too, or appeals a lost one (Stripe's `appeal_*`, which reopen it). `charge_refunded`
+ * closed disputes in API versions before the pinned one; rows that hold it stay closed.
+ */
 export async function recordDisputeStatus(em: EntityManager, chargeId: string, status: string, closed: boolean): Promise<void> {
   await em.query(
     `UPDATE charges SET dispute_status = $2, updated_at = now()
-      WHERE id = $1 AND (dispute_status IS NULL OR $3 OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'charge_refunded'))`,
+      WHERE id = $1 AND (dispute_status IS NULL OR $3 OR ($2 LIKE 'appeal\\_%' AND dispute_status = 'lost')
+                         OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'prevented', 'charge_refunded'))`,
     [chargeId, status, closed],
   );
 }

@@ -13,18 +13,16 @@ const request: ChargeRequest = {
 };
 
 describe('encodeStripeCharge', () => {
-  it('writes every field in the fixed order', () => {
+  it('writes every field in the fixed order, redirects refused so no return_url is needed', () => {
     expect(encodeStripeCharge(request)).toBe(
       'amount=1999&currency=usd&customer=cus_1&payment_method=pm_card_visa&confirm=true&off_session=true' +
+        '&automatic_payment_methods[enabled]=true&automatic_payment_methods[allow_redirects]=never' +
         '&metadata[charge_id]=chg_1&metadata[attempt_id]=att_1',
     );
   });
 
-  it('omits payment_method when there is none, keeping the rest in order', () => {
-    expect(encodeStripeCharge({ ...request, paymentMethodId: null })).toBe(
-      'amount=1999&currency=usd&customer=cus_1&confirm=true&off_session=true' +
-        '&metadata[charge_id]=chg_1&metadata[attempt_id]=att_1',
-    );
+  it('refuses to encode a charge without a payment method (Stripe would fall back to a legacy default_source)', () => {
+    expect(() => encodeStripeCharge({ ...request, paymentMethodId: null })).toThrow(/needs a payment method/);
   });
 
   it('yields the same bytes however the request object was built', () => {

@@ -1,29 +1,31 @@
+import type Stripe from 'stripe';
 import type { ChargeRequest } from '../charge-gateway.port.js';
+import { encodeStripeForm } from './stripe-form.encoding.js';
 
 /**
- * Form-encodes a charge as Stripe expects, in one fixed field order so the same request always yields the
- * same bytes (the attempt stores them and resends them verbatim under its idempotency key).
+ * The PaymentIntent create, typed by the official `stripe` package (a misspelled or unknown parameter does not
+ * compile), in one fixed field order so the same request always yields the same bytes.
  *
  * - `confirm=true`: create and charge in one call, so one key covers the whole money movement.
- * - `off_session=true` always: these are merchant-initiated charges with no customer present to complete a
- *   3-D Secure step, and Stripe accepts the flag with or without an explicit payment method. Sending it
- *   unconditionally keeps the encoding a function of the fields alone.
- * - `payment_method` is omitted when null (the customer's default is then Stripe's business).
- * - Brackets in keys stay literal, as stripe-node sends them; values are percent-encoded.
+ * - `off_session=true`: merchant-initiated, no customer present for a 3-D Secure step; a card that asks for one
+ *   fails the confirm (402 `authentication_required`), and an intent left `requires_action` is a failure too.
+ * - `payment_method` always: without it Stripe's confirm falls back only to a legacy `default_source`, never to
+ *   `invoice_settings.default_payment_method`. The api refuses a Stripe charge without one (paymentMethodId).
+ * - `automatic_payment_methods[enabled]=true&…[allow_redirects]=never`: on accounts with automatic payment
+ *   methods, a confirm that might redirect needs a `return_url`, which a server-side charge has not got; this
+ *   takes only methods that never redirect.
  */
 export function encodeStripeCharge(request: ChargeRequest): string {
-  const fields: Array<[string, string | number | null]> = [
-    ['amount', request.amountCents],
-    ['currency', request.currency],
-    ['customer', request.customerId],
-    ['payment_method', request.paymentMethodId],
-    ['confirm', 'true'],
-    ['off_session', 'true'],
-    ['metadata[charge_id]', request.chargeId],
-    ['metadata[attempt_id]', request.attemptId],
-  ];
-  return fields
-    .filter((field): field is [string, string | number] => field[1] !== null)
-    .map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`)
-    .join('&');
+  if (!request.paymentMethodId) throw new Error(`charge ${request.chargeId}: a Stripe charge needs a payment method`);
+  const params = {
+    amount: request.amountCents,
+    currency: request.currency,
+    customer: request.customerId,
+    payment_method: request.paymentMethodId,
+    confirm: true,
+    off_session: true,
+    automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+    metadata: { charge_id: request.chargeId, attempt_id: request.attemptId },
+  } satisfies Stripe.PaymentIntentCreateParams;
+  return encodeStripeForm(params);
 }

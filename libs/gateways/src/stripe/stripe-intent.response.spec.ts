@@ -30,6 +30,15 @@ describe('toCreateChargeResult', () => {
     });
   });
 
+  it('fails an intent an off-session confirm left requires_action, with authentication_required as its reason', () => {
+    expect(toCreateChargeResult(response(200, { ...intent, status: 'requires_action' }))).toMatchObject({
+      httpStatus: 200,
+      providerChargeId: 'pi_1',
+      providerOutcome: 'failed',
+      error: { code: 'authentication_required' },
+    });
+  });
+
   it('reads the declined intent from error.payment_intent on a 402', () => {
     const declined = {
       error: {

@@ -5,7 +5,7 @@ describe('mapStripeIntentStatus', () => {
   it.each([
     ['succeeded', false, 'succeeded'],
     ['processing', false, 'pending'],
-    ['requires_action', false, 'pending'],
+    ['requires_action', false, 'failed'],
     ['requires_confirmation', false, 'pending'],
     ['requires_capture', false, 'pending'],
     ['requires_payment_method', true, 'failed'],

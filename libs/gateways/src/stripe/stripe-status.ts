@@ -13,7 +13,9 @@ export type StripeIntentStatus =
 const OUTCOME_BY_STATUS: Record<Exclude<StripeIntentStatus, 'requires_payment_method'>, ProviderOutcome> = {
   succeeded: 'succeeded',
   processing: 'pending',
-  requires_action: 'pending',
+  // After an off-session confirm nobody is there to authenticate: nothing was captured and nothing will be by
+  // us. Should the customer complete it elsewhere, the payment_intent.succeeded webhook is a late capture.
+  requires_action: 'failed',
   requires_confirmation: 'pending',
   // Authorised but not captured: no money has moved yet.
   requires_capture: 'pending',

@@ -38,6 +38,10 @@ describe('StripeWebhookDecoder', () => {
     ['charge.refund.updated', { id: 're_1', object: 'refund', payment_intent: 'pi_1', amount: 1000, status: 'succeeded' }, { kind: 'refund', refundedCents: null, refundId: 're_1', status: 'succeeded' }],
     ['charge.dispute.created', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'needs_response' }, { kind: 'dispute', disputeId: 'dp_1', status: 'needs_response', closed: false }],
     ['charge.dispute.closed', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'lost' }, { kind: 'dispute', disputeId: 'dp_1', status: 'lost', closed: true }],
+    // Stripe's Dispute.Status of the pinned version: prevented closes; an appeal of a lost dispute reopens it.
+    ['charge.dispute.updated', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'prevented' }, { kind: 'dispute', disputeId: 'dp_1', status: 'prevented', closed: true }],
+    ['charge.dispute.updated', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'appeal_needs_response' }, { kind: 'dispute', disputeId: 'dp_1', status: 'appeal_needs_response', closed: false }],
+    ['charge.dispute.updated', { id: 'dp_1', object: 'dispute', payment_intent: 'pi_1', status: 'appeal_under_review' }, { kind: 'dispute', disputeId: 'dp_1', status: 'appeal_under_review', closed: false }],
   ])('reads %s as money moved back after a success, matched by its payment intent', (type, object, afterSuccess) => {
     const body = event(type, object);
     const decoded = decoder.decode(body, signed(body), now);

@@ -1,6 +1,8 @@
+import type Stripe from 'stripe';
 import { isRecord, parseJson } from '@app/common';
 import { mapStripeRefundStatus } from './stripe-refund-status.js';
 import { verifyStripeSignature } from './stripe-webhook.signature.js';
+import { wire, type Wire } from './stripe-wire.js';
 import type { MoneyMovedBack, ProviderWebhookEvent, RefundFact } from '../webhook/provider-webhook.event.js';
 import { type DecodedWebhook, headerValue, WebhookDecoder, type WebhookHeaders } from '../webhook/webhook-decoder.port.js';
 
@@ -34,26 +36,34 @@ export class StripeWebhookDecoder extends WebhookDecoder {
   }
 }
 
-/** Dispute statuses after which Stripe changes nothing more. */
-const CLOSED_DISPUTE_STATUSES = new Set(['won', 'lost', 'warning_closed', 'charge_refunded']);
+/**
+ * Dispute statuses that close it, from the official types' `Dispute.Status` (pinned API version): `won`, `lost`,
+ * `warning_closed` (an inquiry that never became a dispute) and `prevented` (stopped before it was filed). A
+ * `lost` one can still be appealed (`appeal_needs_response`, `appeal_under_review`): open again, not closed.
+ */
+const CLOSED_DISPUTE_STATUSES: ReadonlySet<string> = new Set(['won', 'lost', 'warning_closed', 'prevented'] satisfies Stripe.Dispute.Status[]);
 
 function readEvent(payload: unknown): ProviderWebhookEvent | null {
-  if (!isRecord(payload) || typeof payload.id !== 'string' || typeof payload.type !== 'string') return null;
-  const object = isRecord(payload.data) && isRecord(payload.data.object) ? payload.data.object : {};
+  const event = wire<Stripe.Event>(payload);
+  if (!event || typeof event.id !== 'string' || typeof event.type !== 'string') return null;
+  const data = wire<Stripe.Event.Data>(event.data);
+  // The event's object, by the fields every object it may be (intent, charge, refund, dispute) has in common.
+  const object = (wire<Stripe.PaymentIntent | Stripe.Charge | Stripe.Refund | Stripe.Dispute>(data?.object) ?? {}) as Record<string, unknown> &
+    Wire<Stripe.PaymentIntent | Stripe.Charge | Stripe.Refund | Stripe.Dispute>;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   const isIntent = object.object === 'payment_intent';
   // Charges, refunds and disputes name their payment intent, which is the id our attempts carry.
   const intentId = isIntent ? stringOrNull(object.id) : stringOrNull(object.payment_intent);
   return {
-    eventId: payload.id,
-    type: payload.type,
+    eventId: event.id,
+    type: event.type,
     attemptId: stringOrNull(metadata.attempt_id),
     providerChargeId: intentId,
-    outcome: isIntent ? (OUTCOME_BY_TYPE[payload.type] ?? null) : null,
+    outcome: isIntent ? (OUTCOME_BY_TYPE[event.type] ?? null) : null,
     amountCents: isIntent && typeof object.amount === 'number' ? object.amount : null,
     currency: isIntent && typeof object.currency === 'string' ? object.currency : null,
-    afterSuccess: readMoneyMovedBack(payload.type, object),
-    refund: readRefundFact(payload.type, object),
+    afterSuccess: readMoneyMovedBack(event.type, object),
+    refund: readRefundFact(event.type, object),
   };
 }
 
@@ -76,7 +86,8 @@ function isRefundEvent(type: string): boolean {
 
 function readMoneyMovedBack(type: string, object: Record<string, unknown>): MoneyMovedBack | null {
   if (type === 'charge.refunded' && object.object === 'charge') {
-    return { kind: 'refund', refundedCents: typeof object.amount_refunded === 'number' ? object.amount_refunded : null, refundId: null, status: null };
+    const charge = object as Wire<Stripe.Charge>;
+    return { kind: 'refund', refundedCents: typeof charge.amount_refunded === 'number' ? charge.amount_refunded : null, refundId: null, status: null };
   }
   if (isRefundEvent(type) && object.object === 'refund') {
     return { kind: 'refund', refundedCents: null, refundId: stringOrNull(object.id), status: stringOrNull(object.status) };

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import { STRIPE_API_VERSION_PINNED } from '@app/config';
 import type { GatewayCallResult } from '../gateway-call.result.js';
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
 import { ChargeGateway } from '../charge-gateway.port.js';
-import type { AttemptReference, ChargeRequest } from '../charge-gateway.port.js';
+import type { AttemptReference, ChargeFieldProblem, ChargeFields, ChargeRequest } from '../charge-gateway.port.js';
 import { elapsedSince, lookupError, lookupResult, type LookupResult, type ProviderCharge, type RetrieveResult } from '../provider-lookup.result.js';
 import type { RefundGateway, RefundReference, RefundRequest } from '../refund-gateway.port.js';
 import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
@@ -25,7 +26,10 @@ export interface StripeGatewaySettings {
   readTimeoutMs: number;
   keyLifetimeMs?: number;
   queryRatePerSecond?: number;
-  /** Sent as `Stripe-Version` when set; otherwise the account's default version applies. */
+  /**
+   * Sent as `Stripe-Version` (default: the version the adapter's types come from), so the account's default
+   * version never decides the shape of an answer.
+   */
   apiVersion?: string;
   /** How often a requested statement report is polled, and for how long at most. */
   reportPollMs?: number;
@@ -62,7 +66,7 @@ export class StripeGateway extends ChargeGateway implements RefundGateway {
     this.apiBase = settings.apiBase.replace(/\/+$/, '');
     this.#commonHeaders = {
       Authorization: `Bearer ${settings.secretKey}`,
-      ...(settings.apiVersion ? { 'Stripe-Version': settings.apiVersion } : {}),
+      'Stripe-Version': settings.apiVersion ?? STRIPE_API_VERSION_PINNED,
     };
     this.#statements = new StripeStatementReader(this.http, {
       apiBase: this.apiBase,
@@ -75,6 +79,12 @@ export class StripeGateway extends ChargeGateway implements RefundGateway {
   /** Balance transactions of [from, to): paged from the API, or the itemized report's file, streamed. */
   override statement(request: StatementRequest): AsyncIterable<StatementLine> {
     return request.source === 'report' ? this.#statements.reportLines(request) : this.#statements.apiLines(request);
+  }
+
+  override chargeFieldProblem(fields: ChargeFields): ChargeFieldProblem | null {
+    return fields.paymentMethodId
+      ? null
+      : { field: 'paymentMethodId', message: 'paymentMethodId is required for Stripe charges: an off-session confirm without one would fall back to a legacy default_source only' };
   }
 
   encodeCharge(request: ChargeRequest): string {

@@ -10,6 +10,7 @@ export function stripeProvider(config: AppConfig): ProviderPorts {
     connectTimeoutMs: config.PROVIDER_CONNECT_TIMEOUT_MS,
     readTimeoutMs: config.PROVIDER_READ_TIMEOUT_MS,
     keyLifetimeMs: config.STRIPE_KEY_LIFETIME_MS,
+    apiVersion: config.STRIPE_API_VERSION,
     queryRatePerSecond: config.STRIPE_QUERY_RATE_PER_S,
     reportPollMs: config.RECONCILIATION_REPORT_POLL_MS,
     reportTimeoutMs: config.RECONCILIATION_REPORT_TIMEOUT_MS,
