@@ -6,19 +6,35 @@ export function balanceTransactionJson(entry: BalanceEntry, expandSource: boolea
     id: entry.id,
     object: 'balance_transaction',
     amount: entry.amount,
-    available_on: entry.created,
+    available_on: availableOn(entry),
     created: entry.created,
     currency: entry.currency,
     description: null,
     exchange_rate: null,
-    fee: 0,
-    fee_details: [],
-    net: entry.amount,
+    fee: feeOf(entry),
+    fee_details: feeOf(entry) === 0 ? [] : [{ amount: feeOf(entry), application: null, currency: entry.currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
+    net: entry.amount - feeOf(entry),
     reporting_category: entry.category,
     source: expandSource ? sourceJson(entry) : entry.sourceId,
-    status: 'available',
+    // Funds from a charge are pending until their available_on (two days here, as on a standard schedule).
+    status: Math.floor(Date.now() / 1000) >= availableOn(entry) ? 'available' : 'pending',
     type: entry.type,
   };
+}
+
+const AVAILABLE_AFTER_S = 2 * 86_400;
+
+/**
+ * Stripe's fee on a charge as a standard US card price (2.9 % + 30 minor units; a percentage only for currencies
+ * without minor units). Refunds and reversals carry none: Stripe keeps the original fee.
+ */
+function feeOf(entry: BalanceEntry): number {
+  if (entry.category !== 'charge') return 0;
+  return Math.round((entry.amount * 29) / 1000) + (ZERO_DECIMAL.has(entry.currency) ? 0 : 30);
+}
+
+function availableOn(entry: BalanceEntry): number {
+  return entry.category === 'charge' ? entry.created + AVAILABLE_AFTER_S : entry.created;
 }
 
 function sourceJson(entry: BalanceEntry): Record<string, unknown> {
@@ -38,6 +54,8 @@ function sourceJson(entry: BalanceEntry): Record<string, unknown> {
       };
     case 'refund':
       return { ...common, object: 'refund', amount: -entry.amount, charge: entry.chargeId, status: 'succeeded', metadata: entry.sourceMetadata ?? {} };
+    case 'refund_failure':
+      return { ...common, object: 'refund', amount: entry.amount, charge: entry.chargeId, status: 'failed', failure_balance_transaction: entry.id, metadata: entry.sourceMetadata ?? {} };
     case 'dispute':
       return { ...common, object: 'dispute', amount: -entry.amount, charge: entry.chargeId, status: 'needs_response', metadata: {} };
   }
@@ -79,10 +97,11 @@ function reportValue(entry: BalanceEntry, column: string): string {
     case 'currency':
       return entry.currency;
     case 'gross':
-    case 'net':
       return majorUnits(entry.amount, entry.currency);
+    case 'net':
+      return majorUnits(entry.amount - feeOf(entry), entry.currency);
     case 'fee':
-      return majorUnits(0, entry.currency);
+      return majorUnits(feeOf(entry), entry.currency);
     case 'reporting_category':
       return entry.category;
     case 'source_id':

@@ -5,9 +5,9 @@ export interface BalanceEntry {
   seq: number;
   /** Unix seconds. */
   created: number;
-  type: 'charge' | 'refund' | 'adjustment';
-  category: 'charge' | 'refund' | 'dispute';
-  /** Signed minor units: a refund or dispute is negative. */
+  type: 'charge' | 'refund' | 'refund_failure' | 'adjustment';
+  category: 'charge' | 'refund' | 'refund_failure' | 'dispute';
+  /** Signed minor units: a refund or dispute is negative, a refund's reversal (refund_failure) positive. */
   amount: number;
   currency: string;
   /** The Charge, Refund or Dispute id. */

@@ -14,6 +14,8 @@ export interface StripeRefund {
   charge: string | null;
   status: RefundStatus;
   failure_reason: string | null;
+  /** Set when a refund fails after its money left: the balance transaction that gave it back. */
+  failure_balance_transaction?: string | null;
   reason: string | null;
   metadata: Record<string, string>;
   created: number;

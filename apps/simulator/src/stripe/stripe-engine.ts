@@ -95,6 +95,7 @@ export class StripeEngine {
     refund.status = status as RefundStatus;
     const now = Date.now();
     if (!wasSucceeded && refund.status === 'succeeded') this.statement.recordRefund(refund, now);
+    if (wasSucceeded && refund.status === 'failed') refund.failure_balance_transaction = this.statement.recordRefundFailure(refund, now);
     const events = [buildEvent(refund.status === 'failed' ? 'refund.failed' : 'refund.updated', refund, NO_ORIGIN, now)];
     const intent = this.intentStore.get(refund.payment_intent);
     if (intent && refund.status === 'succeeded') events.push(buildEvent('charge.refunded', refundedCharge(intent, this.refundedOf(intent.id)), NO_ORIGIN, now));

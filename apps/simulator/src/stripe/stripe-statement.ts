@@ -57,6 +57,26 @@ export class StripeStatement {
     if (this.balance.chargeOf(refund.payment_intent)) this.addMovement(refund.payment_intent, 'refund', { amount: refund.amount, created: Math.floor(now / 1000), sourceId: refund.id, metadata: refund.metadata });
   }
 
+  /**
+   * A refund that failed after its refund line: Stripe gives the money back to the balance with a `refund_failure`
+   * balance transaction (the refund's `failure_balance_transaction`), its source the refund. Answers its id.
+   */
+  recordRefundFailure(refund: StripeRefund, now: number): string | null {
+    const charge = this.balance.chargeOf(refund.payment_intent);
+    if (!charge) return null;
+    const entry = this.balance.add({
+      ...charge,
+      id: this.balance.newId('txn'),
+      created: Math.floor(now / 1000),
+      type: 'refund_failure',
+      category: 'refund_failure',
+      amount: refund.amount,
+      sourceId: refund.id,
+      sourceMetadata: refund.metadata,
+    });
+    return entry.id;
+  }
+
   /** A refund or dispute of a charged intent: a negative statement line, `created` backdatable. */
   addMovement(intentId: string, kind: 'refund' | 'dispute', input: { amount?: number; created?: number; sourceId?: string; metadata?: Record<string, string> } = {}): { balanceTransactionId: string } {
     const charge = this.balance.chargeOf(intentId);

@@ -36,6 +36,8 @@ export const STRIPE_REPORT_COLUMNS = [
 const KIND_BY_CATEGORY: Record<string, StatementLineKind> = {
   charge: 'charge',
   refund: 'refund',
+  // The reversal of a refund that failed after Stripe wrote its refund line (`failure_balance_transaction`).
+  refund_failure: 'refund_failure',
   dispute: 'dispute',
   dispute_reversal: 'dispute_reversal',
 };
@@ -86,13 +88,18 @@ function lineFromReportColumns(column: (name: ReportColumn) => string | undefine
     kind,
     providerChargeId: present(column('payment_intent_id')) ?? present(column('charge_id')),
     // The report carries the payment's metadata only: a refund line is known by its refund id alone.
-    attemptId: kind === 'refund' ? null : present(column('payment_metadata[attempt_id]')),
-    chargeId: kind === 'refund' ? null : present(column('payment_metadata[charge_id]')),
+    attemptId: isRefundKind(kind) ? null : present(column('payment_metadata[attempt_id]')),
+    chargeId: isRefundKind(kind) ? null : present(column('payment_metadata[charge_id]')),
     amountCents: majorToMinorUnits(required(column, 'gross'), currency),
     currency,
     createdAt,
-    ...(kind === 'refund' ? { reference: present(column('source_id')) } : {}),
+    ...(isRefundKind(kind) ? { reference: present(column('source_id')) } : {}),
   };
+}
+
+/** A refund line, or the reversal of one: both are known by the refund's own id. */
+function isRefundKind(kind: StatementLineKind): boolean {
+  return kind === 'refund' || kind === 'refund_failure';
 }
 
 /**
@@ -108,7 +115,7 @@ export function lineFromBalanceTransaction(raw: unknown): StatementLine {
   const category = typeof txn.reporting_category === 'string' ? txn.reporting_category : String(txn.type);
   const kind = KIND_BY_CATEGORY[category] ?? 'other';
   // The expanded source is the Charge, the Refund or the Dispute, each read by its own official type.
-  const source = kind === 'charge' ? wire<Stripe.Charge>(txn.source) : kind === 'refund' ? wire<Stripe.Refund>(txn.source) : wire<Stripe.Dispute>(txn.source);
+  const source = kind === 'charge' ? wire<Stripe.Charge>(txn.source) : isRefundKind(kind) ? wire<Stripe.Refund>(txn.source) : wire<Stripe.Dispute>(txn.source);
   const metadata = record(source?.metadata);
   const paymentIntent = idOf(source?.payment_intent);
   const charge = kind === 'charge' ? idOf(source?.id) : idOf(wire<Stripe.Refund | Stripe.Dispute>(source)?.charge);
@@ -117,13 +124,13 @@ export function lineFromBalanceTransaction(raw: unknown): StatementLine {
     kind,
     providerChargeId: paymentIntent ?? charge,
     // A refund's own metadata names our refund attempt (refund_attempt_id), never the payment's; a dispute's, nothing of ours.
-    attemptId: kind === 'charge' ? present(metadata.attempt_id) : kind === 'refund' ? present(metadata.refund_attempt_id) : null,
+    attemptId: kind === 'charge' ? present(metadata.attempt_id) : isRefundKind(kind) ? present(metadata.refund_attempt_id) : null,
     chargeId: kind === 'charge' ? present(metadata.charge_id) : null,
     amountCents: txn.amount,
     currency: txn.currency.toLowerCase(),
     createdAt: new Date(txn.created * 1000),
     // The refund's own id (re_...), which our refund attempt learnt when the provider answered.
-    ...(kind === 'refund' ? { reference: idOf(txn.source) } : {}),
+    ...(isRefundKind(kind) ? { reference: idOf(txn.source) } : {}),
   };
 }
 
