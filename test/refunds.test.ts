@@ -39,7 +39,7 @@ describe('refunds', () => {
     expect(replay.body.id).toBe(first.body.id);
     expect((await postRefund(stack, charge.id, { amountCents: 999 }, key)).status).toBe(422);
     // The same key on POST /charges is another scope: no collision.
-    const other = await stack.http.post('/charges').set(stack.auth('merchant')).set('Idempotency-Key', key).send({ orderId: `order-${randomUUID()}`, amountCents: 600, currency: 'usd', customerId: 'cus_x' });
+    const other = await stack.http.post('/charges').set(stack.auth('merchant')).set('Idempotency-Key', key).send({ orderId: `order-${randomUUID()}`, amountCents: 600, currency: 'usd', customerId: 'cus_x', paymentMethodId: 'pm_card_visa' });
     expect(other.status).toBe(201);
 
     const [providerRefund] = stack.sim.refunds({ refundAttemptId: attempt.id });

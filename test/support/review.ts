@@ -63,6 +63,8 @@ export async function intentAtProvider(stack: TestStack, fields: { customer: str
     payment_method: 'pm_card_visa',
     confirm: 'true',
     off_session: 'true',
+    'automatic_payment_methods[enabled]': 'true',
+    'automatic_payment_methods[allow_redirects]': 'never',
     'metadata[attempt_id]': fields.attemptId,
   }).toString();
   const res = await stripeCall(stack.sim, 'POST', '/v1/payment_intents', { body, key: randomUUID() });
