@@ -31,7 +31,7 @@ export interface SimulatorConfig {
   reportStallAfterLines: number | null;
   /**
    * The report type's `data_available_end` (unix seconds): a report is only ready up to here, as Stripe's data of a
-   * day arrives hours after it ends. null: no lag (a day past now, so every day up to now is covered).
+   * day arrives hours after it ends. null: no lag (a week past now, so every day up to now is covered, its late hour too).
    */
   reportDataAvailableEnd: number | null;
   webhook: WebhookSettings;

@@ -74,7 +74,7 @@ export function retrieveReportType(engine: StripeEngine, id: string, reply: Quer
     object: 'reporting.report_type',
     name: 'Itemized balance change from activity',
     data_available_start: 0,
-    data_available_end: engine.config.reportDataAvailableEnd ?? now + 86_400,
+    data_available_end: engine.config.reportDataAvailableEnd ?? now + 7 * 86_400,
     default_columns: DEFAULT_COLUMNS,
     livemode: false,
     updated: now,

@@ -70,7 +70,7 @@ describe('simulator statement: balance transactions and the itemized report, fro
     expect(status).toBe('succeeded');
   });
 
-  it('models the report type\'s data_available_end: a day past now by default, held back through the control API', async () => {
+  it('models the report type\'s data_available_end: a week past now by default, held back through the control API', async () => {
     const path = '/v1/reporting/report_types/balance_change_from_activity.itemized.3';
     const open = await stripeCall(sim, 'GET', path);
     expect(open.json).toMatchObject({ object: 'reporting.report_type', id: 'balance_change_from_activity.itemized.3' });
