@@ -35,6 +35,7 @@ import { AttemptStateTable1764680340000 } from './1764680340000-AttemptStateTabl
 import { LeanerDeliveryIndexes1764680350000 } from './1764680350000-LeanerDeliveryIndexes.js';
 import { PlannedEventStatus1764680352000 } from './1764680352000-PlannedEventStatus.js';
 import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventIndexes.js';
+import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -78,4 +79,5 @@ export const MIGRATIONS = [
   LeanerDeliveryIndexes1764680350000,
   PlannedEventStatus1764680352000,
   LeanerEventIndexes1764680354000,
+  RedeliverInFlight1764680356000,
 ];

@@ -101,6 +101,33 @@ describe('webhook delivery to a merchant endpoint', () => {
     expect((await stack.http.post(`/events/${foreign.id}/redeliver`).set(stack.auth('merchant'))).status).toBe(404);
   });
 
+  it('sends again a redelivery asked for while a try is in flight, after that try is answered', async () => {
+    let release!: () => void;
+    receiver.held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const charge = await createCharge(stack);
+      await submit(stack, charge.id);
+      const [event] = await eventsOf(charge.id);
+      await waitFor(async () => receiver.of(event.id), (r) => r.length === 1, 10_000, 'the first try, held by the receiver');
+      const again = await stack.http.post(`/events/${event.id}/redeliver`).set(stack.auth('merchant'));
+      expect(again.body).toEqual({ eventId: event.id, deliveries: 1 });
+      receiver.held = null;
+      release();
+      const got = await waitFor(async () => receiver.of(event.id), (r) => r.length === 2, 10_000, 'the redelivery after the held try');
+      expect(got.map((r) => r.webhookId)).toEqual([event.id, event.id]);
+      const [delivery] = await waitFor(
+        async () => (await stack.http.get(`/events/${event.id}/deliveries`).set(stack.auth('merchant'))).body as Array<{ state: string; tries: Array<{ httpStatus: number }> }>,
+        (d) => d[0]?.state === 'delivered' && d[0].tries.length === 2,
+        5_000,
+        'both tries recorded',
+      );
+      expect(delivery.tries.map((t) => t.httpStatus)).toEqual([204, 204]);
+    } finally {
+      receiver.held = null;
+      release();
+    }
+  });
+
   it('disables an endpoint that answers 410 Gone, and delivers nothing more to it', async () => {
     const gone = await WebhookReceiver.start();
     gone.answer = () => 410;

@@ -25,6 +25,8 @@ export class WebhookReceiver {
   readonly did: Record<string, number> = {};
   secrets: string[] = [];
   answer: (request: Omit<ReceivedRequest, 'answered' | 'at'>, nth: number) => Answer = () => 'ok';
+  /** While set, answers wait for it: a try the test holds in flight. */
+  held: Promise<void> | null = null;
   private server!: Server;
   private readonly sockets = new Set<Socket>();
 
@@ -50,7 +52,9 @@ export class WebhookReceiver {
         receiver.did[kind] = (receiver.did[kind] ?? 0) + 1;
         if (answered === 'hang') return;
         if (answered === 'reset') return req.socket.destroy();
-        res.writeHead(answered === 'ok' ? 204 : answered).end(answered === 'ok' ? undefined : `answer ${answered}`);
+        const reply = () => res.writeHead(answered === 'ok' ? 204 : answered).end(answered === 'ok' ? undefined : `answer ${answered}`);
+        if (receiver.held) void receiver.held.then(reply);
+        else reply();
       });
     });
     receiver.server.on('connection', (socket: Socket) => {

@@ -71,7 +71,7 @@ export class DeliveryStore {
           WHERE r.rank <= $2 - COALESCE(f.n, 0)
           ORDER BY r.next_attempt_at LIMIT $1)
        UPDATE webhook_deliveries d
-          SET lease_expires_at = clock_timestamp() + ($3::int * interval '1 millisecond'), leased_by = $4, attempts = d.attempts + 1, updated_at = now()
+          SET lease_expires_at = clock_timestamp() + ($3::int * interval '1 millisecond'), leased_by = $4, attempts = d.attempts + 1, redeliver_requested = false, updated_at = now()
          FROM picked, events ev, webhook_endpoints w
         WHERE d.id = picked.id AND ev.id = d.event_id AND w.id = d.endpoint_id
           AND ev.merchant_id = d.merchant_id AND w.merchant_id = d.merchant_id
@@ -84,7 +84,8 @@ export class DeliveryStore {
 
   /**
    * Records each try, whoever holds its row now, and settles each row only while its lease is still that try's: one
-   * statement for a whole batch. Answers the ids it settled.
+   * statement for a whole batch. A redeliver asked for during the try leaves the row due now, whatever the try
+   * got back. Answers the ids it settled.
    */
   async settle(settles: readonly Settle[]): Promise<Set<string>> {
     const column = <T>(pick: (s: Settle) => T) => settles.map(pick);
@@ -96,9 +97,12 @@ export class DeliveryStore {
          INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, http_status, error, response_excerpt)
          SELECT id, attempt, started_at, duration_ms, http_status, error, excerpt FROM input ON CONFLICT (delivery_id, attempt) DO NOTHING)
        UPDATE webhook_deliveries d
-          SET state = i.state, lease_expires_at = NULL, updated_at = now(),
+          SET state = CASE WHEN d.redeliver_requested THEN 'pending' ELSE i.state END,
+              lease_expires_at = NULL, redeliver_requested = false, updated_at = now(),
               delivered_at = CASE WHEN i.state = 'delivered' THEN now() ELSE d.delivered_at END,
-              next_attempt_at = CASE WHEN i.state = 'pending' THEN now() + (i.retry_ms * interval '1 millisecond') ELSE d.next_attempt_at END
+              next_attempt_at = CASE WHEN d.redeliver_requested THEN now()
+                                     WHEN i.state = 'pending' THEN now() + (i.retry_ms * interval '1 millisecond')
+                                     ELSE d.next_attempt_at END
          FROM input i
         WHERE d.id = i.id AND d.attempts = i.attempt AND d.state = 'pending'
        RETURNING d.id::text AS id`,
