@@ -47,17 +47,18 @@ export class EventDeliveries {
 
   /**
    * Sends the event again to every endpoint that had it, delivered ones too: a new try under the same webhook-id,
-   * so a receiver that deduplicates on it stays correct. A delivery whose try is in flight is sent again once that
-   * try is recorded, rather than being passed over. Answers how many deliveries were queued.
+   * so a receiver that deduplicates on it stays correct. A delivery whose try is in flight (its lease not yet
+   * cleared by a settle, even one run out: that try may still settle it) is sent again once that try is recorded,
+   * rather than being passed over. Answers how many deliveries were queued.
    */
   async redeliver(actor: Actor, eventId: string): Promise<{ eventId: string; deliveries: number }> {
     const [rows] = await this.db.query<[unknown[], number]>(
       `UPDATE webhook_deliveries d
           SET state = 'pending', updated_at = now(),
-              redeliver_requested = (d.state = 'pending' AND d.lease_expires_at > now()),
-              next_attempt_at = CASE WHEN d.state = 'pending' AND d.lease_expires_at > now() THEN d.next_attempt_at ELSE now() END
+              redeliver_requested = (d.state = 'pending' AND d.lease_expires_at IS NOT NULL),
+              next_attempt_at = CASE WHEN d.state = 'pending' AND d.lease_expires_at IS NOT NULL THEN d.next_attempt_at ELSE now() END
          FROM events e WHERE e.id = d.event_id AND e.id = $1 AND ($2::uuid IS NULL OR e.merchant_id = $2)
-          AND (d.state <> 'pending' OR d.next_attempt_at > now() OR d.lease_expires_at > now())
+          AND (d.state <> 'pending' OR d.next_attempt_at > now() OR d.lease_expires_at IS NOT NULL)
        RETURNING d.id`,
       [eventId, merchantScope(actor)],
     );
