@@ -36,6 +36,7 @@ import { LeanerDeliveryIndexes1764680350000 } from './1764680350000-LeanerDelive
 import { PlannedEventStatus1764680352000 } from './1764680352000-PlannedEventStatus.js';
 import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventIndexes.js';
 import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
+import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -80,4 +81,5 @@ export const MIGRATIONS = [
   PlannedEventStatus1764680352000,
   LeanerEventIndexes1764680354000,
   RedeliverInFlight1764680356000,
+  PixReturns1764680358000,
 ];

@@ -14,6 +14,16 @@ export interface PixSendRequest {
   description?: string | null;
 }
 
+/**
+ * Money the payee's bank sent back on an executed Pix (Efí `devolucoes[]`): the transfer still happened, and this
+ * much came back to the payer's account under BACEN's return id.
+ */
+export interface PixReturn {
+  rtrId: string;
+  amountCents: number;
+  returnedAt: Date;
+}
+
 /** One sent Pix of the provider's statement (`GET /v2/gn/pix/enviados`), normalised. */
 export interface SentPixLine {
   endToEndId: string;
@@ -26,6 +36,8 @@ export interface SentPixLine {
   /** The provider's status as it wrote it (Efí: EM_PROCESSAMENTO, REALIZADO, NAO_REALIZADO), for evidence. */
   status: string | null;
   requestedAt: Date;
+  /** What came back of it so far, each return once (none for a Pix never executed). */
+  returns: PixReturn[];
 }
 
 /**

@@ -1,6 +1,7 @@
 export { PayoutsModule } from './payouts.module.js';
 export { PayoutsService } from './payouts.service.js';
 export { PayoutOpener, type NewPayout } from './payout-opener.service.js';
-export { toPayoutView, type PayoutView, type PayoutAttemptView, type PayoutStatus } from './payout.view.js';
+export { toPayoutView, type PayoutView, type PayoutAttemptView, type PayoutReturnView, type PayoutStatus } from './payout.view.js';
 export * from './payouts.errors.js';
 export * from './rules/pix-key.js';
+export { PixReturnRecorder, type PixReturnFact, type PixReturnOutcome } from './pix-return.recorder.js';

@@ -21,6 +21,15 @@ export interface PayoutAttemptView {
   resolvedBy: string | null;
 }
 
+/** Money the payee's bank sent back on this payout's transfer, credited to the account again. */
+export interface PayoutReturnView {
+  rtrId: string;
+  endToEndId: string;
+  amountCents: number;
+  returnedAt: string;
+  recordedAt: string;
+}
+
 export interface PayoutView {
   id: string;
   accountId: string;
@@ -29,11 +38,20 @@ export interface PayoutView {
   pixKeyType: string;
   description: string | null;
   status: PayoutStatus;
+  /** What came back of it (sum of `returns`): the payout stays paid, and this much is available again. */
+  returnedCents: number;
+  returns: PayoutReturnView[];
   createdAt: string;
   attempts: PayoutAttemptView[];
 }
 
-export function toPayoutView(payout: PayoutEntity, attempts: AttemptEntity[], hasOpenReviewItem: boolean, transferIdFor: (attemptId: string) => string): PayoutView {
+export function toPayoutView(
+  payout: PayoutEntity,
+  attempts: AttemptEntity[],
+  hasOpenReviewItem: boolean,
+  transferIdFor: (attemptId: string) => string,
+  returns: PayoutReturnView[] = [],
+): PayoutView {
   return {
     id: payout.id,
     accountId: payout.accountId,
@@ -43,6 +61,8 @@ export function toPayoutView(payout: PayoutEntity, attempts: AttemptEntity[], ha
     description: payout.description,
     // A transfer executed after we failed its attempt is money that left: the payout was paid, by that attempt.
     status: deriveRefundStatus(attempts.map((a) => ({ status: a.lateExecutedAt ? 'succeeded' : a.status })), hasOpenReviewItem),
+    returnedCents: returns.reduce((sum, r) => sum + r.amountCents, 0),
+    returns,
     createdAt: payout.createdAt.toISOString(),
     attempts: attempts.map((a) => ({
       id: a.id,

@@ -4,11 +4,12 @@ import { LedgerModule } from '@app/ledger';
 import { PayoutSettlement } from './payout-settlement.hook.js';
 import { PayoutOpener } from './payout-opener.service.js';
 import { PayoutsService } from './payouts.service.js';
+import { PixReturnRecorder } from './pix-return.recorder.js';
 
 @Module({
   imports: [AttemptsModule, LedgerModule],
   // The settlement registers itself with the attempts: wherever payout attempts can end, import this module.
-  providers: [PayoutOpener, PayoutsService, PayoutSettlement],
-  exports: [PayoutsService],
+  providers: [PayoutOpener, PayoutsService, PayoutSettlement, PixReturnRecorder],
+  exports: [PayoutsService, PixReturnRecorder],
 })
 export class PayoutsModule {}

@@ -8,7 +8,7 @@ import { PixPayoutGateway } from '@app/gateways';
 import { hasOpenReviewItem } from '@app/review/items';
 import { AccountsService } from '@app/ledger';
 import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
-import { toPayoutView, type PayoutView } from './payout.view.js';
+import { toPayoutView, type PayoutReturnView, type PayoutView } from './payout.view.js';
 import { InvalidPixKeyError, PayoutNotFoundError } from './payouts.errors.js';
 import { pixKeyProblem } from './rules/pix-key.js';
 
@@ -50,6 +50,13 @@ export class PayoutsService {
     const payout = await this.db.getRepository(PayoutEntity).findOneByOrFail({ id: payoutId });
     const attempts = await this.db.getRepository(AttemptEntity).find({ where: { payoutId, operation: 'payout' }, order: { createdAt: 'ASC' } });
     const open = await hasOpenReviewItem(this.db.manager, 'payout', payoutId);
-    return toPayoutView(payout, attempts, open, (id) => this.pix.transferIdFor(id));
+    const returns = await this.db.query<PayoutReturnView[]>(
+      `SELECT rtr_id AS "rtrId", end_to_end_id AS "endToEndId", amount_cents::float8 AS "amountCents",
+              to_char(returned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "returnedAt",
+              to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "recordedAt"
+         FROM payout_returns WHERE payout_id = $1 ORDER BY returned_at, rtr_id`,
+      [payoutId],
+    );
+    return toPayoutView(payout, attempts, open, (id) => this.pix.transferIdFor(id), returns);
   }
 }

@@ -106,7 +106,7 @@ async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): P
                                  SELECT jsonb_build_object('lineId', o.line_id, 'transferId', o.reference, 'status', o.provider_status,
                                                            'amountCents', -o.amount_cents, 'requestedAt', o.created_at)
                                    FROM ${STAGING_TABLE} o
-                                  WHERE o.kind <> 'payout' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_ref)
+                                  WHERE o.kind = 'other' AND (o.attempt_ref = a.id OR o.provider_charge_id = a.provider_ref)
                                   ORDER BY o.created_at DESC, o.line_id LIMIT 1)) AS detail
        FROM attempts a
        JOIN payouts p ON p.id = a.payout_id

@@ -12,6 +12,7 @@ import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
 import { divergenceCountsOf, type MatchScope } from './statement.matching.js';
 import { openStatement, statementReadEnd } from './statement.sources.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
+import { PayoutReturnsStep } from './payout-returns.step.js';
 import { closeGapReviewItem } from '@app/review/items';
 import { RunPhases } from './run-phases.js';
 import { msInterval } from '@app/database';
@@ -30,6 +31,7 @@ export class ReconciliationRunExecutor {
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
     private readonly settler: UnknownAttemptSettler,
+    private readonly returns: PayoutReturnsStep,
     private readonly config: AppConfig,
   ) {}
 
@@ -72,7 +74,8 @@ export class ReconciliationRunExecutor {
         signal,
         timing: phases,
       });
-    const matcher = open().subject === 'payouts' ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
+    const payouts = open().subject === 'payouts';
+    const matcher = payouts ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
     await createStagingTable(client);
     try {
       const linesRead = await copyWholeStatement(client, () => open().lines);
@@ -91,6 +94,8 @@ export class ReconciliationRunExecutor {
       const matched = await matcher.recordLineDivergences(client, scope);
       await matcher.recordMissingAtProvider(client, scope);
       if (matcher.recordMoneyMovements) await matcher.recordMoneyMovements(client, scope);
+      // After the settling: a transfer this run proved executed can have its returns credited in the same run.
+      if (payouts) await this.returns.run(client, scope);
       const divergences = await divergenceCountsOf(client, run.id);
       phases.lap('divergences');
       return { linesRead, matched, divergences, phasesMs: phases.rounded() };

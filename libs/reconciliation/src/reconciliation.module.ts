@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AttemptsModule } from '@app/attempts';
+import { PayoutsModule } from '@app/payouts';
 import { RefundsModule } from '@app/refunds';
 import { ReconciliationGauges } from './reconciliation.gauges.js';
 import { ReconciliationCalendarQuery } from './reconciliation-calendar.query.js';
@@ -9,11 +10,12 @@ import { ReconciliationRunsService } from './reconciliation-runs.service.js';
 import { ProposalProviderCheck } from './proposal-provider.check.js';
 import { RefundProposalsService } from './refund-proposals.service.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
+import { PayoutReturnsStep } from './payout-returns.step.js';
 
 /** The nightly comparison with the provider's statement: runs, divergences, settling, refund proposals. */
 @Module({
-  imports: [AttemptsModule, RefundsModule],
-  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges, ReconciliationCalendarQuery],
+  imports: [AttemptsModule, RefundsModule, PayoutsModule],
+  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, PayoutReturnsStep, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges, ReconciliationCalendarQuery],
   exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService, ReconciliationCalendarQuery],
 })
 export class ReconciliationModule {}

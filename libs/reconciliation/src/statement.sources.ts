@@ -34,7 +34,8 @@ export function openStatement(gateways: GatewayRegistry, provider: string, reque
 
 /**
  * Only an executed transfer moved money (`payout`, negative: it left the account); one still in progress or not
- * executed is read and staged as `other`, so our success for it shows as missing at the provider.
+ * executed is read and staged as `other`, so our success for it shows as missing at the provider. What the payee's
+ * bank sent back of a transfer follows it, one `payout_return` line per return.
  */
 async function* sentPixAsBalanceChanges(lines: AsyncIterable<SentPixLine>): AsyncIterable<StatementLine> {
   for await (const line of lines) {
@@ -50,5 +51,19 @@ async function* sentPixAsBalanceChanges(lines: AsyncIterable<SentPixLine>): Asyn
       reference: line.transferId,
       providerStatus: line.status,
     };
+    for (const back of line.returns) {
+      yield {
+        lineId: back.rtrId,
+        kind: 'payout_return',
+        providerChargeId: line.endToEndId,
+        attemptId: line.attemptId,
+        chargeId: null,
+        amountCents: back.amountCents,
+        currency: line.currency,
+        createdAt: back.returnedAt,
+        reference: line.transferId,
+        providerStatus: 'DEVOLVIDO',
+      };
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ATTEMPT_STATUSES } from '@app/attempts/rules';
-import type { PayoutAttemptView, PayoutStatus, PayoutView } from '@app/payouts';
+import type { PayoutAttemptView, PayoutReturnView, PayoutStatus, PayoutView } from '@app/payouts';
 
 export class PayoutAttemptViewDto implements PayoutAttemptView {
   @ApiProperty() id: string;
@@ -16,6 +16,14 @@ export class PayoutAttemptViewDto implements PayoutAttemptView {
   @ApiProperty({ type: String, nullable: true, description: 'submit, resolver, webhook, reviewer, sweeper' }) resolvedBy: string | null;
 }
 
+export class PayoutReturnViewDto implements PayoutReturnView {
+  @ApiProperty({ description: "BACEN's return id (rtrId)" }) rtrId: string;
+  @ApiProperty({ description: 'the end-to-end id of the transfer it came back from' }) endToEndId: string;
+  @ApiProperty({ description: 'integer minor units' }) amountCents: number;
+  @ApiProperty({ description: "when the payee's bank sent it back" }) returnedAt: string;
+  @ApiProperty({ description: 'when we credited it to the account' }) recordedAt: string;
+}
+
 export class PayoutViewDto implements PayoutView {
   @ApiProperty() id: string;
   @ApiProperty() accountId: string;
@@ -24,6 +32,8 @@ export class PayoutViewDto implements PayoutView {
   @ApiProperty({ example: 'cpf' }) pixKeyType: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: ['processing', 'succeeded', 'failed', 'in_review'] }) status: PayoutStatus;
+  @ApiProperty({ description: "integer minor units the payee's bank sent back, credited to the account again; the payout stays paid" }) returnedCents: number;
+  @ApiProperty({ type: [PayoutReturnViewDto] }) returns: PayoutReturnViewDto[];
   @ApiProperty() createdAt: string;
   @ApiProperty({ type: [PayoutAttemptViewDto] }) attempts: PayoutAttemptViewDto[];
 }

@@ -3,7 +3,7 @@ import { FaultPlanner } from '../fault-plan.js';
 import { HangTracker } from '../hang-tracker.js';
 import { DEFAULT_EFI_CONFIG, type EfiSimulatorConfig } from './efi-simulator-config.js';
 import { emptyEfiStats, type EfiSimulatorStats } from './efi-stats.js';
-import { EfiTransferStore, newEndToEndId, type EfiPixStatus, type EfiTransfer } from './efi-transfers.store.js';
+import { EfiTransferStore, newEndToEndId, newReturnId, type EfiPixStatus, type EfiTransfer } from './efi-transfers.store.js';
 import { EfiWebhookSender } from './efi-webhook-sender.js';
 
 export interface NewTransfer {
@@ -117,6 +117,25 @@ export class EfiEngine {
     transfer.horario.liquidacao = new Date().toISOString();
     this.webhooks.emit(transfer);
     return transfer;
+  }
+
+  /**
+   * The payee's bank sends back `cents` of an executed transfer (Efí lists it in the Pix's `devolucoes`). Refused
+   * for a transfer not executed, or beyond what is left of it: a bank can only return money it received.
+   */
+  returnPix(idEnvio: string, cents: number, at = new Date()): { rtrId: string; valor: string; horario: string } {
+    const transfer = this.transfers.get(idEnvio);
+    if (!transfer) throw new Error(`no transfer with idEnvio ${idEnvio}`);
+    if (transfer.status !== 'REALIZADO') throw new Error(`transfer ${idEnvio} is ${transfer.status}: only an executed Pix can be returned`);
+    // The valor strings are "12.34" (the send route refuses anything else): digits without the dot are cents.
+    const centsOf = (valor: string) => Number(valor.replace('.', ''));
+    const returned = (transfer.devolucoes ?? []).reduce((sum, d) => sum + centsOf(d.valor), 0);
+    if (!Number.isSafeInteger(cents) || cents <= 0 || returned + cents > centsOf(transfer.valor)) throw new Error(`cannot return ${cents} of ${transfer.valor} (${returned} returned already)`);
+    const valor = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+    const devolucao = { rtrId: newReturnId(at), valor, horario: at.toISOString() };
+    transfer.devolucoes = [...(transfer.devolucoes ?? []), devolucao];
+    this.counters.returns += 1;
+    return structuredClone(devolucao);
   }
 
   reset(): void {

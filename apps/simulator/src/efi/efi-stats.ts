@@ -7,6 +7,8 @@ export interface EfiSimulatorStats {
   idEnvioReplays: number;
   /** Repeated PUTs refused with 409 (no debit). */
   idEnvioConflicts: number;
+  /** Returns the payee's bank sent back (each listed in its Pix's `devolucoes`). */
+  returns: number;
   requests: { tokens: number; sends: number; lookups: number; unauthorized: number };
   webhooks: { sent: number; delivered: number; failed: number };
   hangingConnections: number;
@@ -18,6 +20,7 @@ export function emptyEfiStats(): Omit<EfiSimulatorStats, 'debitsByIdEnvio' | 'ha
     transfersCreated: 0,
     idEnvioReplays: 0,
     idEnvioConflicts: 0,
+    returns: 0,
     requests: { tokens: 0, sends: 0, lookups: 0, unauthorized: 0 },
     webhooks: { sent: 0, delivered: 0, failed: 0 },
   };

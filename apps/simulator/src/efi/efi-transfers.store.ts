@@ -10,6 +10,8 @@ export interface EfiTransfer {
   favorecido: { chave: string };
   status: EfiPixStatus;
   horario: { solicitacao: string; liquidacao?: string };
+  /** What the payee's bank sent back of it (a MED or a payee's own return), oldest first. */
+  devolucoes?: Array<{ rtrId: string; valor: string; horario: string }>;
   /** The request body that created it: a repeat must match it to be the same transfer. */
   fingerprint: string;
 }
@@ -24,6 +26,7 @@ export function transferView(transfer: EfiTransfer): Record<string, unknown> {
     favorecido: transfer.favorecido,
     status: transfer.status,
     horario: transfer.horario,
+    ...(transfer.devolucoes?.length ? { devolucoes: transfer.devolucoes } : {}),
     gnExtras: { idEnvio: transfer.idEnvio },
   };
 }
@@ -32,6 +35,11 @@ export function transferView(transfer: EfiTransfer): Record<string, unknown> {
 export function newEndToEndId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 12);
   return `E09089356${stamp}${randomBytes(8).toString('hex').slice(0, 11)}`;
+}
+
+/** BACEN return id shape: D + 8-digit ISPB + yyyyMMddHHmm + 11 characters. */
+export function newReturnId(now: Date): string {
+  return `D${newEndToEndId(now).slice(1)}`;
 }
 
 /** Sent Pix by idEnvio, and how many times each idEnvio debited the payer: anything above 1 is a double payout. */

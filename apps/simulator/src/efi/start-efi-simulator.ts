@@ -30,6 +30,8 @@ export interface EfiSimulator {
   plantTransfers(transfers: PlantedTransfer[]): void;
   /** Moves a transfer still EM_PROCESSAMENTO to its final state and sends its webhook. */
   settle(idEnvio: string, status: EfiPixStatus): EfiTransfer;
+  /** The payee's bank sends back `cents` of an executed transfer: it shows in the Pix's `devolucoes`. */
+  returnPix(idEnvio: string, cents: number, at?: Date): { rtrId: string; valor: string; horario: string };
   refuseConnections(): Promise<void>;
   acceptConnections(): Promise<void>;
   webhookDeliveries(): EfiWebhookDelivery[];
@@ -55,6 +57,7 @@ export async function startEfiSimulator(options: EfiSimulatorOptions = {}): Prom
     pendingFaults: () => engine.faults.pendingRules(),
     plantTransfers: (transfers) => engine.plant(transfers),
     settle: (idEnvio, status) => structuredClone(engine.settle(idEnvio, status)),
+    returnPix: (idEnvio, cents, at) => engine.returnPix(idEnvio, cents, at),
     refuseConnections: async () => {
       if (api.accepting) engine.countFault('refuse_connections');
       await api.refuse();

@@ -2,7 +2,7 @@ import { isRecord, parseJson } from '@app/common';
 import type { GatewayCallResult, ProviderError } from '../gateway-call.result.js';
 import { toCreateCallResult } from '../http/create-response.reading.js';
 import type { LookupResult, ProviderCharge } from '../provider-lookup.result.js';
-import type { SentPixLine } from '../pix-payout-gateway.port.js';
+import type { PixReturn, SentPixLine } from '../pix-payout-gateway.port.js';
 import type { ProviderHttpResult } from '../http/provider-http.client.js';
 import { valorToCents } from './efi-amount.js';
 import { attemptIdFromIdEnvio } from './efi-id-envio.js';
@@ -110,7 +110,9 @@ export function readSentPixPage(json: Record<string, unknown>, page: number): Pa
     const sent = readSentPix(entry);
     const amountCents = sent ? valorToCents(sent.valor) : null;
     const horario = isRecord(entry) && isRecord(entry.horario) ? text(entry.horario.solicitacao) : undefined;
-    if (!sent?.endToEndId || amountCents === null || !horario) return unreadable;
+    const returns = isRecord(entry) ? readPixReturns(entry.devolucoes) : null;
+    // A return we cannot read is money we would not give back to the account: the page fails, never drops it.
+    if (!sent?.endToEndId || amountCents === null || !horario || !returns) return unreadable;
     lines.push({
       endToEndId: sent.endToEndId,
       transferId: sent.idEnvio,
@@ -120,7 +122,26 @@ export function readSentPixPage(json: Record<string, unknown>, page: number): Pa
       outcome: mapEfiPixStatus(sent.status),
       status: typeof sent.status === 'string' ? sent.status : null,
       requestedAt: new Date(horario),
+      returns,
     });
   }
   return { ok: true, page: { lines, pages } };
+}
+
+/**
+ * A sent Pix's `devolucoes` (`[{ rtrId, valor, horario }]`, absent when nothing came back), or null when any of it
+ * is unreadable: a return is money, so a half-read list is no list.
+ */
+export function readPixReturns(devolucoes: unknown): PixReturn[] | null {
+  if (devolucoes === undefined) return [];
+  if (!Array.isArray(devolucoes)) return null;
+  const returns: PixReturn[] = [];
+  for (const entry of devolucoes) {
+    const rtrId = isRecord(entry) ? text(entry.rtrId) : undefined;
+    const amountCents = isRecord(entry) ? valorToCents(entry.valor) : null;
+    const returnedAt = isRecord(entry) && text(entry.horario) ? new Date(entry.horario as string) : null;
+    if (!rtrId || amountCents === null || !returnedAt || Number.isNaN(returnedAt.getTime())) return null;
+    returns.push({ rtrId, amountCents, returnedAt });
+  }
+  return returns;
 }

@@ -3,12 +3,14 @@ export type StatementSource = 'api' | 'report';
 
 /**
  * `payout`: money we sent out (a Pix transfer the provider executed), read from a payout gateway's statement.
+ * `payout_return`: money of such a transfer the payee's bank sent back (positive, line id = BACEN's `rtrId`, keyed
+ * by the transfer's end-to-end id); its time is the return's, which may be days after the day read.
  * `refund_failure`: a refund's money back in our balance (Stripe's `refund_failure` balance transaction, positive,
  * keyed like the refund line by the refund's id): the refund failed after its refund line was written.
  * `refund_cancelled`: a refund of ours the provider shows CANCELLED (Asaas); it moves no money (its amount is the
  * refund's value, as evidence) and every money step reads only its own kinds.
  */
-export type StatementLineKind = 'charge' | 'refund' | 'refund_cancelled' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'payout' | 'other';
+export type StatementLineKind = 'charge' | 'refund' | 'refund_cancelled' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'payout' | 'payout_return' | 'other';
 
 /** One line of the provider's statement (a balance change), normalised; amounts signed, in minor units. */
 export interface StatementLine {

@@ -8,6 +8,8 @@
  * of ours (none, or one we recorded as failed or unknown), our succeeded refund absent from the statement, and a
  * refund of another amount (or currency) than ours, and our succeeded refund the provider shows cancelled (the
  * customer never got the money back): a person decides, the attempt is never rewritten.
+ * `pix_return_unmatched`: money a payee's bank sent back on a Pix that is not a transfer of ours that left (no
+ * such attempt, one we hold failed or unknown, or more back than was sent): nothing is credited on its word.
  */
 export const DIVERGENCE_KINDS = [
   'provider_only',
@@ -20,6 +22,7 @@ export const DIVERGENCE_KINDS = [
   'refund_missing_at_provider',
   'refund_amount_mismatch',
   'refund_cancelled_at_provider',
+  'pix_return_unmatched',
 ] as const;
 export type DivergenceKind = (typeof DIVERGENCE_KINDS)[number];
 
