@@ -37,11 +37,11 @@ export function readCreateParams(form: FormObject): CreateIntentParams | { error
 
 /**
  * Whether the confirm may need a full-page redirect, as on an account with automatic payment methods (the default
- * since 2023-08-16): unless the request limits itself to explicit `payment_method_types[]`, or to methods that never
- * redirect, Stripe wants a `return_url`.
+ * since 2023-08-16): unless the request limits itself to explicit `allowed_payment_method_types[]` (named
+ * `payment_method_types` before the pinned version), or to methods that never redirect, Stripe wants a `return_url`.
  */
 function mayRedirect(form: FormObject): boolean {
-  if (form.payment_method_types !== undefined) return false;
+  if (form.allowed_payment_method_types !== undefined || form.payment_method_types !== undefined) return false;
   if (formString(form, 'automatic_payment_methods', 'enabled') === 'false') return false;
   return formString(form, 'automatic_payment_methods', 'allow_redirects') !== 'never';
 }

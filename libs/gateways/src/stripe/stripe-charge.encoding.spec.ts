@@ -13,10 +13,10 @@ const request: ChargeRequest = {
 };
 
 describe('encodeStripeCharge', () => {
-  it('writes every field in the fixed order, redirects refused so no return_url is needed', () => {
+  it('writes every field in the fixed order, cards only so no return_url is needed', () => {
     expect(encodeStripeCharge(request)).toBe(
       'amount=1999&currency=usd&customer=cus_1&payment_method=pm_card_visa&confirm=true&off_session=true' +
-        '&automatic_payment_methods[enabled]=true&automatic_payment_methods[allow_redirects]=never' +
+        '&allowed_payment_method_types[0]=card' +
         '&metadata[charge_id]=chg_1&metadata[attempt_id]=att_1',
     );
   });
