@@ -37,6 +37,7 @@ import { PlannedEventStatus1764680352000 } from './1764680352000-PlannedEventSta
 import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventIndexes.js';
 import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
 import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
+import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -82,4 +83,5 @@ export const MIGRATIONS = [
   LeanerEventIndexes1764680354000,
   RedeliverInFlight1764680356000,
   PixReturns1764680358000,
+  ChargeCustomerIp1764680360000,
 ];

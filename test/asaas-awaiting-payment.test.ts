@@ -122,6 +122,23 @@ describe('Asaas awaiting payment', () => {
     expect(view.attempts[0]).toMatchObject({ status: 'succeeded', providerChargeId: payment.id });
   });
 
+  it('a card charge sent without a card token is an invoice awaiting its payer, like a boleto, until paid', async () => {
+    // Issue 35: without card data Asaas creates a payment the customer still pays on invoiceUrl (PENDING); read as
+    // a card charged at once, it would have counted as money taken.
+    const charge = await createCharge(stack, ASAAS_PROFILE.chargeBody({ dueDate: dayFromToday(3), paymentMethodId: undefined, customerIp: undefined }));
+    const { attempts } = await submit(stack, charge.id);
+    expect(attempts[0]).toMatchObject({ status: 'unknown', providerChargeId: expect.stringMatching(/^pay_/) });
+    const [payment] = stack.sim.asaasPayments({ externalReference: attempts[0].id });
+    expect(payment).toMatchObject({ billingType: 'CREDIT_CARD', status: 'PENDING', paymentDate: null });
+    expect((await resolver.resolve(attempts[0].id))?.action).toBe('await_payment');
+    expect(await attemptRow(attempts[0].id)).toMatchObject({ status: 'unknown', resolution_tries: 0 });
+    expect(await openItems(attempts[0].id)).toEqual([]);
+
+    stack.sim.setAsaasPaymentStatus(payment.id, 'CONFIRMED');
+    expect((await resolver.resolve(attempts[0].id))?.action).toBe('apply');
+    expect((await getCharge(stack, charge.id)).status).toBe('succeeded');
+  });
+
   it('a Pix whose create answered 500 is found by reference and awaits its payer (due today when none was given)', async () => {
     const body = ASAAS_PROFILE.chargeBody({ billingType: 'PIX' });
     stack.sim.setFaults({ rules: [{ fault: '500_after_create', match: { customerId: body.customerId as string } }] });

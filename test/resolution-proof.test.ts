@@ -26,7 +26,7 @@ describe('what proves a charge absent', () => {
   async function unknownWithNothingAtProvider(provider: 'stripe' | 'asaas' = 'stripe'): Promise<string> {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
-    const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX' } : { customerId };
+    const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX', paymentMethodId: undefined } : { customerId };
     const charge = await createCharge(stack, body);
     const view = await submit(stack, charge.id);
     expect(view.attempts[0].status).toBe('unknown');
@@ -146,7 +146,7 @@ describe('when a miss is asked again', () => {
   ] as const)('asks a %s miss inside the window again when absence becomes provable, not at the next backoff step', async (provider, sentAgoS, provableAfterS) => {
     const customerId = `cus_${randomUUID().slice(0, 12)}`;
     stack.sim.setFaults({ rules: [{ fault: '500_before_create', match: { customerId } }] });
-    const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX' } : { customerId };
+    const body = provider === 'asaas' ? { customerId, provider, currency: 'brl', billingType: 'PIX', paymentMethodId: undefined } : { customerId };
     const attemptId = (await submit(stack, (await createCharge(stack, body)).id)).attempts[0].id;
     await stack.db.query(
       `UPDATE attempts SET last_sent_at = clock_timestamp() - make_interval(secs => $2), last_send_ended_at = clock_timestamp() - make_interval(secs => $2) WHERE id = $1`,

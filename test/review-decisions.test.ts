@@ -81,7 +81,7 @@ describe('review decisions', () => {
   });
 
   it('decides an Asaas unknown: its payment is retrieved by id and must carry our reference and amount', async () => {
-    const { itemId, attemptId } = await unknownAttemptInReview(stack, 'hang_after_create', { provider: 'asaas', currency: 'brl', billingType: 'CREDIT_CARD' });
+    const { itemId, attemptId } = await unknownAttemptInReview(stack, 'hang_after_create', { provider: 'asaas', currency: 'brl', billingType: 'CREDIT_CARD', customerIp: '203.0.113.7' });
     const [payment] = stack.sim.asaasPayments({ externalReference: attemptId });
     expect((await claim(itemId, alice)).status).toBe(200);
     const wrong = await decide(itemId, alice, { action: 'succeeded', providerChargeId: 'pay_000000000000', reason: 'a payment that does not exist' });

@@ -53,9 +53,12 @@ export const STRIPE_PROFILE: ProviderProfile = {
 
 export const ASAAS_PROFILE: ProviderProfile = {
   provider: 'asaas',
-  chargeBody: (overrides = {}) => ({
-    orderId: `order-${randomUUID()}`, amountCents: 4990, currency: 'brl', customerId: customer(), billingType: 'CREDIT_CARD', provider: 'asaas', ...overrides,
-  }),
+  chargeBody: (overrides = {}) => {
+    // A card tokenised by the caller (Asaas creditCardToken) and the buyer's IP: charged in the create call.
+    // Undefined, not absent, for the others: it overrides the stack's default Stripe payment method.
+    const card = (overrides.billingType ?? 'CREDIT_CARD') === 'CREDIT_CARD' ? { paymentMethodId: randomUUID(), customerIp: '203.0.113.7' } : { paymentMethodId: undefined, customerIp: undefined };
+    return { orderId: `order-${randomUUID()}`, amountCents: 4990, currency: 'brl', customerId: customer(), billingType: 'CREDIT_CARD', ...card, provider: 'asaas', ...overrides };
+  },
   chargesFor: (sim, attemptId) => sim.asaasPayments({ externalReference: attemptId }),
   createsFor: (sim, attempt) => sim.stats().asaas.createsByExternalReference[attempt.id] ?? 0,
   requestsFor: (sim, attempt) => sim.asaasRequests(attempt.id).length,

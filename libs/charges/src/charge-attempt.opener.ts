@@ -71,7 +71,7 @@ export class ChargeAttemptOpener {
     const gateway = this.gateways.get(charge.provider);
     // A charge stored before its provider's rules changed (a Stripe charge without a payment method) is refused
     // here as it would be at create, naming the field, before anything is stored or sent.
-    const problem = gateway.chargeFieldProblem({ currency: charge.currency, billingType: charge.billingType, paymentMethodId: charge.paymentMethodId });
+    const problem = gateway.chargeFieldProblem({ currency: charge.currency, billingType: charge.billingType, paymentMethodId: charge.paymentMethodId, customerIp: charge.customerIp });
     if (problem) throw new InvalidChargeFieldError(charge.provider, problem.field, problem.message);
     const payload = gateway.encodeCharge({
       attemptId: id,
@@ -81,6 +81,7 @@ export class ChargeAttemptOpener {
       currency: charge.currency,
       customerId: charge.customerId,
       paymentMethodId: charge.paymentMethodId,
+      customerIp: charge.customerIp,
       billingType: charge.billingType,
       dueDate: charge.dueDate,
     });

@@ -18,7 +18,7 @@ export interface ChargeForSubmit {
 }
 
 interface ChargeForSubmitRow {
-  id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null;
+  id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null; customer_ip: string | null;
   provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null;
   in_review: boolean; db_now: Date;
   a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: AttemptEntity['status']; a_provider_ref: string | null;
@@ -34,8 +34,8 @@ interface ChargeForSubmitRow {
 export async function readChargeForSubmit(db: DataSource, chargeId: string, merchantId: string | null): Promise<ChargeForSubmit | null> {
   const rows = await preparedQuery<ChargeForSubmitRow>(
     db,
-    'hot_read_charge_for_submit_v3',
-    `SELECT c.id, c.merchant_id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, c.provider, c.billing_type,
+    'hot_read_charge_for_submit_v4',
+    `SELECT c.id, c.merchant_id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, host(c.customer_ip) AS customer_ip, c.provider, c.billing_type,
             c.due_date::text AS due_date, c.refunded_cents, c.dispute_status,
             EXISTS (SELECT 1 FROM review_items r JOIN attempts ra ON ra.id = r.attempt_id
                      WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review, now() AS db_now,
@@ -53,7 +53,7 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
   const r = rows[0];
   const charge = Object.assign(new ChargeEntity(), {
     id: r.id, merchantId: r.merchant_id, orderId: r.order_id, amountCents: Number(r.amount_cents), currency: r.currency, customerId: r.customer_id,
-    paymentMethodId: r.payment_method_id, provider: r.provider, billingType: r.billing_type, dueDate: r.due_date,
+    paymentMethodId: r.payment_method_id, customerIp: r.customer_ip, provider: r.provider, billingType: r.billing_type, dueDate: r.due_date,
     refundedCents: Number(r.refunded_cents), disputeStatus: r.dispute_status,
   });
   const attempts = rows.filter((a) => a.a_id !== null).map((a) =>

@@ -20,6 +20,7 @@ export interface NewCharge {
   currency: string;
   customerId: string;
   paymentMethodId?: string;
+  customerIp?: string;
   provider?: string;
   billingType?: string;
   dueDate?: string;
@@ -46,7 +47,7 @@ export class ChargesService {
     const gateway = this.gateways.get(input.provider ?? this.gateways.defaultProvider);
     const provider = gateway.provider;
     // What this provider cannot take is refused now, naming the field, before anything is stored.
-    const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null, paymentMethodId: input.paymentMethodId ?? null });
+    const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null, paymentMethodId: input.paymentMethodId ?? null, customerIp: input.customerIp ?? null });
     if (problem) throw new InvalidChargeFieldError(provider, problem.field, problem.message);
     const charge = Object.assign(new ChargeEntity(), {
       id: randomUUID(),
@@ -55,6 +56,7 @@ export class ChargesService {
       currency: input.currency,
       customerId: input.customerId,
       paymentMethodId: input.paymentMethodId ?? null,
+      customerIp: input.customerIp ?? null,
       provider,
       billingType: input.billingType ?? null,
       dueDate: input.dueDate ?? null,

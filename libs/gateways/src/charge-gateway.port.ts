@@ -13,6 +13,8 @@ export interface ChargeRequest {
   currency: string;
   customerId: string;
   paymentMethodId: string | null;
+  /** The IP the customer buys from (Asaas `remoteIp`, sent with a card token). */
+  customerIp?: string | null;
   /** How the customer pays, for providers that need it (Asaas: PIX, BOLETO, CREDIT_CARD). */
   billingType?: string | null;
   /** YYYY-MM-DD, for providers whose charges fall due (Asaas); absent lets the adapter pick today. */
@@ -23,8 +25,9 @@ export interface ChargeRequest {
 export interface ChargeFields {
   currency: string;
   billingType: string | null;
-  /** The payment method the charge names, where the provider needs one (Stripe). */
+  /** The payment method the charge names, where the provider needs one (Stripe; an Asaas card's token). */
   paymentMethodId?: string | null;
+  customerIp?: string | null;
 }
 
 /** A field of a charge the provider cannot take, named so the api answers 400 saying which. */

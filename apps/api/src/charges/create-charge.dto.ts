@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsIP, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 
 export class CreateChargeDto {
   @ApiProperty({ example: 'order-42' })
@@ -18,9 +18,13 @@ export class CreateChargeDto {
   @IsString() @Length(1, 200)
   customerId: string;
 
-  @ApiPropertyOptional({ example: 'pm_card_visa' })
+  @ApiPropertyOptional({ example: 'pm_card_visa', description: 'stripe: the PaymentMethod (required); asaas CREDIT_CARD: the creditCardToken of a card tokenised by the caller (never a card number)' })
   @IsOptional() @IsString() @Length(1, 200)
   paymentMethodId?: string;
+
+  @ApiPropertyOptional({ example: '203.0.113.7', description: "asaas CREDIT_CARD with a token: the IP the customer buys from (Asaas remoteIp), never the merchant's server" })
+  @IsOptional() @IsIP(undefined, { message: 'customerIp must be an IPv4 or IPv6 address' })
+  customerIp?: string;
 
   @ApiPropertyOptional({ example: 'stripe' })
   @IsOptional() @IsString() @Length(1, 50)

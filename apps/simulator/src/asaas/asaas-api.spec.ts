@@ -22,7 +22,7 @@ async function asaas(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unk
 }
 
 const payment = (externalReference: string, overrides: Record<string, unknown> = {}) => ({
-  customer: 'cus_000005219613', billingType: 'CREDIT_CARD', value: 49.9, dueDate: '2026-12-02', externalReference, ...overrides,
+  customer: 'cus_000005219613', billingType: 'CREDIT_CARD', value: 49.9, dueDate: '2026-12-02', creditCardToken: '76496073-536f-4835-80db-c45d00f33695', remoteIp: '203.0.113.7', externalReference, ...overrides,
 });
 
 beforeAll(async () => {
@@ -61,12 +61,20 @@ describe('the simulated Asaas API', () => {
     expect(listed.json).toMatchObject({ object: 'list', totalCount: 2, hasMore: false });
   });
 
-  it('charges a card at once (CONFIRMED) and leaves Pix waiting for the payer (PENDING); value stays decimal reais', async () => {
+  it('charges a card with its token at once (CONFIRMED) and leaves Pix waiting for the payer (PENDING); value stays decimal reais', async () => {
     const card = await asaas('POST', '/v3/payments', payment('att-card'));
-    const pix = await asaas('POST', '/v3/payments', payment('att-pix', { billingType: 'PIX', value: 19.99 }));
+    const pix = await asaas('POST', '/v3/payments', payment('att-pix', { billingType: 'PIX', value: 19.99, creditCardToken: undefined, remoteIp: undefined }));
     expect(card.json).toMatchObject({ object: 'payment', status: 'CONFIRMED', value: 49.9, externalReference: 'att-card', deleted: false });
     expect(card.json.id).toMatch(/^pay_/);
     expect(pix.json).toMatchObject({ status: 'PENDING', value: 19.99 });
+  });
+
+  it('leaves a card charge without card data waiting on its invoice, and refuses a token without the buyer\'s IP, saving nothing', async () => {
+    const invoice = await asaas('POST', '/v3/payments', payment('att-card-invoice', { creditCardToken: undefined, remoteIp: undefined }));
+    expect(invoice.json).toMatchObject({ status: 'PENDING', paymentDate: null, invoiceUrl: expect.stringMatching(/^https:\/\//) });
+    const noIp = await asaas('POST', '/v3/payments', payment('att-card-no-ip', { remoteIp: undefined }));
+    expect(noIp).toMatchObject({ status: 400, json: { errors: [{ code: 'invalid_remoteIp' }] } });
+    expect((await asaas('GET', '/v3/payments?externalReference=att-card-no-ip')).json).toMatchObject({ totalCount: 0 });
   });
 
   it('lists by externalReference only after the list lag; a retrieve by id never lags', async () => {

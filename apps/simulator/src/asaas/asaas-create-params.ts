@@ -29,8 +29,13 @@ export function readCreatePaymentParams(rawBody: string): CreatePaymentParams | 
   if (typeof body.dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dueDate)) {
     return { error: asaasError('invalid_dueDate', 'Informe a data de vencimento.') };
   }
+  // Card data (a token, or the card itself) charges the card in this call, and Asaas wants the buyer's IP with it;
+  // without any, a CREDIT_CARD payment is an invoice the customer pays on invoiceUrl.
+  const cardCharged = body.billingType === 'CREDIT_CARD' && (typeof body.creditCardToken === 'string' || isRecord(body.creditCard));
+  if (cardCharged && (typeof body.remoteIp !== 'string' || body.remoteIp === '')) return { error: asaasError('invalid_remoteIp', 'Informe o IP do cliente (remoteIp).') };
   return {
     customer: body.customer,
+    cardCharged,
     billingType: body.billingType,
     value: body.value,
     dueDate: body.dueDate,

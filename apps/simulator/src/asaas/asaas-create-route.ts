@@ -48,7 +48,7 @@ export async function createAsaasPaymentRoute(engine: AsaasEngine, request: Inco
     engine.hangs.defer(engine.settings.hangMs, () => engine.createPayment(params));
     return;
   }
-  const declined = fault === 'decline' || (params.billingType === 'CREDIT_CARD' && engine.settings.declineCustomers.includes(params.customer));
+  const declined = fault === 'decline' || (params.cardCharged && engine.settings.declineCustomers.includes(params.customer));
   // A refused card creates nothing at Asaas: the 400 names the card.
   if (declined) return reply(400, asaasError('invalid_creditCard', 'Transação não autorizada. Verifique os dados do cartão de crédito e tente novamente.'));
   const payment = engine.createPayment(params);

@@ -74,12 +74,12 @@ export class AsaasEngine {
   }
 
   /**
-   * A payment as Asaas shows it today (by its clock, `asaasClockOffsetDays` ahead of ours): a boleto or Pix still
-   * PENDING after its due date is OVERDUE, announced once like Asaas's `PAYMENT_OVERDUE`.
+   * A payment as Asaas shows it today (by its clock, `asaasClockOffsetDays` ahead of ours): a boleto, Pix or card
+   * invoice still PENDING after its due date is OVERDUE, announced once like Asaas's `PAYMENT_OVERDUE`.
    */
   current(payment: AsaasPayment): AsaasPayment {
     const today = new Date(Date.now() + this.settings.asaasClockOffsetDays * 86_400_000).toISOString().slice(0, 10);
-    if (payment.status === 'PENDING' && !payment.deleted && payment.billingType !== 'CREDIT_CARD' && payment.dueDate < today) {
+    if (payment.status === 'PENDING' && !payment.deleted && payment.dueDate < today) {
       payment.status = 'OVERDUE';
       this.webhooks.emit([buildAsaasEvent('PAYMENT_OVERDUE', payment, Date.now())]);
     }
@@ -176,7 +176,7 @@ export class AsaasEngine {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(input.paymentDate)) throw new InvalidControlInput('paymentDate must be YYYY-MM-DD');
       const value = input.amountCents / 100;
       const payment = newAsaasPayment(
-        { customer: input.customer ?? 'cus_planted', billingType: 'PIX', value, dueDate: input.paymentDate, description: null, externalReference: input.externalReference ?? null },
+        { customer: input.customer ?? 'cus_planted', billingType: 'PIX', cardCharged: false, value, dueDate: input.paymentDate, description: null, externalReference: input.externalReference ?? null },
         Date.parse(`${input.paymentDate}T12:00:00Z`),
       );
       Object.assign(payment, { status: 'RECEIVED', paymentDate: input.paymentDate });

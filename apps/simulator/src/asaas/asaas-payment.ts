@@ -39,6 +39,8 @@ export interface AsaasRefund {
 export interface CreatePaymentParams {
   customer: string;
   billingType: string;
+  /** A card charged in the create call (a creditCardToken or card data came with it). */
+  cardCharged: boolean;
   value: number;
   dueDate: string;
   description: string | null;
@@ -51,13 +53,13 @@ export function newAsaasPaymentId(): string {
 }
 
 /**
- * A new payment. A card is charged at once (CONFIRMED); Pix and boleto wait for the payer (PENDING)
- * until the control API moves them, as a customer paying would.
+ * A new payment. A card sent with its token is charged at once (CONFIRMED); a card charge without one, Pix and
+ * boleto wait for the payer (PENDING) until the control API moves them, as a customer paying would.
  */
 export function newAsaasPayment(params: CreatePaymentParams, nowMs: number): AsaasPayment {
   const id = newAsaasPaymentId();
   const today = new Date(nowMs).toISOString().slice(0, 10);
-  const charged = params.billingType === 'CREDIT_CARD';
+  const charged = params.cardCharged;
   return {
     object: 'payment',
     id,

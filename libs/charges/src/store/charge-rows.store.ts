@@ -14,10 +14,10 @@ import { type ChargeEntity, preparedQuery } from '@app/database';
 export async function insertCharge(db: DataSource, c: ChargeEntity): Promise<void> {
   await preparedQuery(
     db,
-    'hot_insert_charge_v2',
-    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, provider, billing_type, due_date, created_by, merchant_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [c.id, c.orderId, c.amountCents, c.currency, c.customerId, c.paymentMethodId, c.provider, c.billingType, c.dueDate, c.createdBy, c.merchantId],
+    'hot_insert_charge_v3',
+    `INSERT INTO charges (id, order_id, amount_cents, currency, customer_id, payment_method_id, customer_ip, provider, billing_type, due_date, created_by, merchant_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [c.id, c.orderId, c.amountCents, c.currency, c.customerId, c.paymentMethodId, c.customerIp, c.provider, c.billingType, c.dueDate, c.createdBy, c.merchantId],
   );
 }
 

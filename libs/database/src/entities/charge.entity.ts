@@ -25,6 +25,8 @@ export class ChargeEntity {
   @Column('char', { length: 3 }) currency: string;
   @Column('text', { name: 'customer_id' }) customerId: string;
   @Column('text', { name: 'payment_method_id', nullable: true }) paymentMethodId: string | null;
+  /** The IP the customer buys from (Asaas `remoteIp`, with a card token). */
+  @Column('inet', { name: 'customer_ip', nullable: true }) customerIp: string | null;
   @Column('text') provider: string;
   /** Refunded at the provider, as its events report it (cumulative, so the highest report wins). */
   @Column('bigint', { name: 'refunded_cents', default: 0, transformer: bigintNumber }) refundedCents: number;

@@ -31,6 +31,18 @@ describe('encodeAsaasCharge', () => {
     expect(JSON.parse(encodeAsaasCharge({ ...request, dueDate: '2027-01-15' }, '2026-12-02')).dueDate).toBe('2027-01-15');
   });
 
+  it('charges a card in the same call with its token and the buyer\'s IP, and leaves a card without one an invoice', () => {
+    const card = { ...request, billingType: 'CREDIT_CARD', paymentMethodId: '76496073-536f-4835-80db-c45d00f33695', customerIp: '203.0.113.7' };
+    expect(encodeAsaasCharge(card, '2026-12-02')).toBe(
+      '{"customer":"cus_000005219613","billingType":"CREDIT_CARD","value":49.90,"dueDate":"2026-12-02",' +
+        '"description":"charge 7a1f0c3e-0000-4000-8000-000000000002","creditCardToken":"76496073-536f-4835-80db-c45d00f33695",' +
+        '"remoteIp":"203.0.113.7","externalReference":"7a1f0c3e-0000-4000-8000-000000000001"}',
+    );
+    const invoice = JSON.parse(encodeAsaasCharge({ ...request, billingType: 'CREDIT_CARD' }, '2026-12-02'));
+    expect(invoice).not.toHaveProperty('creditCardToken');
+    expect(invoice).not.toHaveProperty('remoteIp');
+  });
+
   it('escapes what JSON must escape', () => {
     const body = JSON.parse(encodeAsaasCharge({ ...request, customerId: 'cus_"x"\\' }, '2026-12-02'));
     expect(body.customer).toBe('cus_"x"\\');
@@ -60,5 +72,16 @@ describe('todayIn', () => {
     ['2026-12-31T23:59:59Z', 'Asia/Tokyo', '2027-01-01'],
   ])('%s in %s is %s', (instant, zone, day) => {
     expect(todayIn(zone, new Date(instant))).toBe(day);
+  });
+});
+
+describe('asaasChargeProblem for cards', () => {
+  it('names the field when a card token comes without the buyer\'s IP, or with a billing type that waits for its payer', () => {
+    const base = { currency: 'brl', billingType: 'CREDIT_CARD' };
+    expect(asaasChargeProblem({ ...base, paymentMethodId: 'tok', customerIp: '203.0.113.7' })).toBeNull();
+    expect(asaasChargeProblem({ ...base, paymentMethodId: null })).toBeNull();
+    expect(asaasChargeProblem({ ...base, paymentMethodId: 'tok' })).toMatchObject({ field: 'customerIp' });
+    expect(asaasChargeProblem({ ...base, paymentMethodId: null, customerIp: '203.0.113.7' })).toMatchObject({ field: 'customerIp' });
+    expect(asaasChargeProblem({ ...base, billingType: 'PIX', paymentMethodId: 'tok', customerIp: '203.0.113.7' })).toMatchObject({ field: 'paymentMethodId' });
   });
 });

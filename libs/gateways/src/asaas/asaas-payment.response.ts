@@ -19,8 +19,12 @@ export interface AsaasPaymentView {
   dueDate: string | null;
 }
 
-/** A boleto or Pix waits for its payer until it is paid, cancelled or past its due date; a card does not. */
-const WAITS_FOR_PAYER = new Set(['BOLETO', 'PIX', 'UNDEFINED']);
+/**
+ * A boleto or Pix waits for its payer until it is paid, cancelled or past its due date; so does a card charge
+ * created without a card token: Asaas answers it PENDING and the customer pays on its invoiceUrl (a card charged
+ * with a token is CONFIRMED at once, or refused with a 400 and nothing saved).
+ */
+const WAITS_FOR_PAYER = new Set(['BOLETO', 'PIX', 'UNDEFINED', 'CREDIT_CARD']);
 const AWAITING_STATUSES = new Set(['PENDING', 'OVERDUE']);
 
 export function readPayment(value: unknown): AsaasPaymentView | null {
