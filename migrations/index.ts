@@ -38,6 +38,7 @@ import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventInde
 import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
 import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
 import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
+import { MoneyTakenBackKinds1764680362000 } from './1764680362000-MoneyTakenBackKinds.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -84,4 +85,5 @@ export const MIGRATIONS = [
   RedeliverInFlight1764680356000,
   PixReturns1764680358000,
   ChargeCustomerIp1764680360000,
+  MoneyTakenBackKinds1764680362000,
 ];

@@ -185,8 +185,11 @@ describe('nightly reconciliation against the provider statement', () => {
     expect(first.items).toHaveLength(2);
     const second = await divergences(`limit=2&cursor=${first.nextCursor}`);
     const third = await divergences(`limit=2&cursor=${second.nextCursor}`);
-    expect(third.nextCursor).toBeNull();
-    expect(new Set([...first.items, ...second.items, ...third.items].map((d) => d.id)).size).toBe(6);
+    const fourth = await divergences(`limit=2&cursor=${third.nextCursor}`);
+    expect(fourth.nextCursor).toBeNull();
+    // Six planted mismatches and the planted dispute, which is a chargeback for a person (issue 35).
+    expect(new Set([...first.items, ...second.items, ...third.items, ...fourth.items].map((d) => d.id)).size).toBe(7);
+    expect((await divergences('kind=chargeback')).items.map((d) => d.providerChargeId)).toEqual([planted.matched]);
     expect((await divergences('kind=amount_mismatch')).items.map((d) => d.providerChargeId)).toEqual([planted.amountMismatch]);
     expect((await stack.http.get('/reconciliation/divergences?cursor=nope').set(stack.auth('admin'))).status).toBe(400);
   });

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { isRecord } from '@app/common';
 import { InvalidControlInput, optionalNumber, optionalString } from './control-input.js';
 import type { PlantChargeInput } from './stripe/stripe-statement.js';
-import type { PlantAsaasPaymentInput } from './asaas/asaas-engine.js';
+import type { AsaasMovementType, PlantAsaasPaymentInput } from './asaas/asaas-engine.js';
 import { readBody, requestUrl, sendJson } from './http-io.js';
 import type { IntentStatus } from './stripe/payment-intent.js';
 import type { RefundStatus } from './stripe/refund.js';
@@ -14,6 +14,8 @@ import type { AsaasPaymentStatus } from './asaas/asaas-payment.js';
 const STATUS_PATH = /^\/_sim\/intents\/([^/]+)\/status$/;
 const ASAAS_STATUS_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/status$/;
 const ASAAS_REFUND_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/refunds\/(\d+)$/;
+const ASAAS_MOVEMENT_PATH = /^\/_sim\/asaas\/payments\/([^/]+)\/movements$/;
+const ASAAS_MOVEMENT_TYPES = ['CHARGEBACK', 'CHARGEBACK_REVERSAL', 'PAYMENT_CUSTODY_BLOCK', 'PAYMENT_CUSTODY_BLOCK_REVERSAL'];
 const REFUND_STATUS_PATH = /^\/_sim\/refunds\/([^/]+)\/status$/;
 const MOVEMENT_PATH = /^\/_sim\/intents\/([^/]+)\/(refund|dispute)$/;
 
@@ -67,6 +69,11 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   if (request.method === 'POST' && asaasRefundPath) {
     const [paymentId, index] = [decodeURIComponent(asaasRefundPath[1]), Number(asaasRefundPath[2])];
     return ok(simulator.settleAsaasRefund(paymentId, index, body.status as 'DONE' | 'CANCELLED', optionalString(body.bookedOn, 'bookedOn')));
+  }
+  const asaasMovementPath = ASAAS_MOVEMENT_PATH.exec(url.pathname);
+  if (request.method === 'POST' && asaasMovementPath) {
+    if (!ASAAS_MOVEMENT_TYPES.includes(body.type as string)) throw new InvalidControlInput(`type must be one of ${ASAAS_MOVEMENT_TYPES.join(', ')}`);
+    return ok(simulator.bookAsaasMovement(decodeURIComponent(asaasMovementPath[1]), body.type as AsaasMovementType, optionalString(body.on, 'on')));
   }
   const refundStatusPath = REFUND_STATUS_PATH.exec(url.pathname);
   if (request.method === 'POST' && refundStatusPath) {

@@ -6,7 +6,7 @@ import type { SimulatorConfig, SimulatorConfigPatch } from './simulator-config.j
 import type { SimulatorStatsSnapshot } from './simulator-stats.js';
 import type { StripeEventType } from './stripe/stripe-events.js';
 import type { WebhookDelivery } from './webhook-sender.js';
-import type { PlantAsaasPaymentInput } from './asaas/asaas-engine.js';
+import type { AsaasBookedMovement, AsaasMovementType, PlantAsaasPaymentInput } from './asaas/asaas-engine.js';
 import type { AsaasEventType } from './asaas/asaas-events.js';
 import type { AsaasPayment, AsaasPaymentStatus } from './asaas/asaas-payment.js';
 import type { RefundStatus, StripeRefund } from './stripe/refund.js';
@@ -75,6 +75,8 @@ export interface Simulator {
   asaasRequests(externalReference?: string): LoggedCreateRequest[];
   /** `POST /_sim/asaas/payments/:id/status {status}`: moves a payment (the payer paid) and sends its webhook. */
   setAsaasPaymentStatus(paymentId: string, status: AsaasPaymentStatus): AsaasPayment;
+  /** Books a chargeback, its reversal, a custody block or its release in Asaas's extrato (the payment's value), dated `on`. */
+  bookAsaasMovement(paymentId: string, type: AsaasMovementType, on?: string): AsaasBookedMovement;
   /** `POST /_sim/asaas/payments/:id/refunds/:index {status, bookedOn?}`: settles a PENDING refund DONE (dated in the extrato `bookedOn`) or CANCELLED, or cancels a DONE one. */
   settleAsaasRefund(paymentId: string, index: number, status: 'DONE' | 'CANCELLED', bookedOn?: string): AsaasPayment;
   /** `POST /_sim/asaas/webhooks/send {event, paymentId, forged?}`: one event now; forged carries the wrong token. */

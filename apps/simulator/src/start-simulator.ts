@@ -55,6 +55,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     plantAsaasPayments: (payments) => engine.asaas.plantPayments(payments),
     asaasRequests: (externalReference) => engine.asaas.requestLog.list(externalReference),
     setAsaasPaymentStatus: (paymentId, status) => structuredClone(engine.asaas.setPaymentStatus(paymentId, status)),
+    bookAsaasMovement: (paymentId, type, on) => engine.asaas.bookMovement(paymentId, type, on),
     settleAsaasRefund: (paymentId, index, status, bookedOn) => structuredClone(engine.asaas.settleRefund(paymentId, index, status, bookedOn)),
     sendAsaasWebhook: ({ event, paymentId, forged }) => engine.asaas.sendWebhook(event, paymentId, forged ?? false),
     asaasWebhookDeliveries: () => engine.asaas.webhooks.deliveries(),

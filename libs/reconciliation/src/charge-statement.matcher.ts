@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { recordMoneyTakenBack } from './money-taken-back.js';
 import { capturedProviderChargeId, isCapture } from '@app/attempts';
 import { recomputeStatementMovedBack } from '@app/charges/store';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
@@ -154,6 +155,7 @@ export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
     await recordRefundsMissingAtProvider(client, scope);
     await recordRefundsCancelledAtProvider(client, scope);
     await closeRefundsFoundLater(client, scope);
+    await recordMoneyTakenBack(client, scope);
   },
   recordMoneyMovements,
 };

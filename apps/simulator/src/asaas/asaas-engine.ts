@@ -26,6 +26,16 @@ export interface PlantAsaasPaymentInput {
  * hang tracker, counters and configuration with the Stripe side, so one set of knobs drives both.
  * There is no idempotency store on purpose: at Asaas a resent request is a second payment.
  */
+export type AsaasMovementType = 'CHARGEBACK' | 'CHARGEBACK_REVERSAL' | 'PAYMENT_CUSTODY_BLOCK' | 'PAYMENT_CUSTODY_BLOCK_REVERSAL';
+
+export interface AsaasBookedMovement {
+  id: string;
+  paymentId: string;
+  type: AsaasMovementType;
+  value: number;
+  date: string;
+}
+
 export class AsaasEngine {
   readonly paymentStore = new AsaasPaymentStore();
   readonly requestLog = new CreateRequestLog();
@@ -34,6 +44,8 @@ export class AsaasEngine {
   private readonly refundBookings = new Map<string, string>();
   /** The extrato day of a DONE refund's cancellation (Asaas gives the money back to the account), same key. */
   private readonly refundCancellations = new Map<string, string>();
+  /** Extrato entries booked through the control API: chargebacks, their reversals, custody blocks and releases. */
+  private readonly booked: AsaasBookedMovement[] = [];
 
   constructor(
     readonly faults: FaultPlanner,
@@ -140,6 +152,22 @@ export class AsaasEngine {
     return payment;
   }
 
+  /**
+   * Books a money movement of a payment in the extrato (the payment's value, negative for what the provider takes
+   * or holds), dated `on` (today by default). Statuses move separately (setPaymentStatus), as Asaas's do.
+   */
+  bookMovement(paymentId: string, type: AsaasMovementType, on = new Date().toISOString().slice(0, 10)): AsaasBookedMovement {
+    const payment = this.requirePayment(paymentId);
+    const takes = type === 'CHARGEBACK' || type === 'PAYMENT_CUSTODY_BLOCK';
+    const movement = { id: `ftr_${paymentId}_${type.toLowerCase()}_${this.booked.length}`, paymentId, type, value: takes ? -payment.value : payment.value, date: on };
+    this.booked.push(movement);
+    return { ...movement };
+  }
+
+  bookedMovements(): AsaasBookedMovement[] {
+    return this.booked.map((m) => ({ ...m }));
+  }
+
   /** The day a DONE refund's extrato entry is dated; undefined for one not DONE. */
   refundBookedOn(paymentId: string, index: number): string | undefined {
     return this.refundBookings.get(`${paymentId}#${index}`);
@@ -193,6 +221,7 @@ export class AsaasEngine {
   reset(): void {
     this.paymentStore.clear();
     this.refundBookings.clear();
+    this.booked.length = 0;
     this.requestLog.clear();
     this.webhooks.reset();
   }

@@ -2,7 +2,7 @@ import { isRecord } from '@app/common';
 import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { readStatementPage, type PageReading } from '../statement/statement-page.retry.js';
 import { reaisToCents } from './asaas-amount.js';
-import { dayIn, wallClockIn } from './asaas-days.js';
+import { dayIn, noonOf, wallClockIn } from './asaas-days.js';
 import { asaasListPages, type AsaasGet } from './asaas-list.pages.js';
 import { readPayment } from './asaas-payment.response.js';
 import { asaasRefundId, refundAttemptIn } from './asaas-refund.js';
@@ -25,12 +25,31 @@ import { asaasRefundId, refundAttemptIn } from './asaas-refund.js';
  */
 const REFUND_ENTRY_TYPES = new Set(['PAYMENT_REVERSAL', 'PAYMENT_REFUND_CANCELLED', 'REFUND_REQUEST_CANCELLED']);
 
+/**
+ * Extrato entries that move a payment's money back or hold it, other than refunds: each is a line of its own, read
+ * from the entry (its id, day and value), so a person sees it with its evidence. A chargeback (or a Pix the payer's
+ * bank took back, `PIX_TRANSACTION_CREDIT_REFUND`; a generic `REVERSAL`) takes the money, its reversal gives it
+ * back; a custody block holds a payment's money (a cautionary block on a Pix) until its reversal releases it.
+ */
+const MONEY_BACK_ENTRY_KINDS: Record<string, { kind: StatementLine['kind']; sign: -1 | 1 }> = {
+  CHARGEBACK: { kind: 'dispute', sign: -1 },
+  REVERSAL: { kind: 'dispute', sign: -1 },
+  PIX_TRANSACTION_CREDIT_REFUND: { kind: 'dispute', sign: -1 },
+  CHARGEBACK_REVERSAL: { kind: 'dispute_reversal', sign: 1 },
+  PAYMENT_CUSTODY_BLOCK: { kind: 'custody_block', sign: -1 },
+  PAYMENT_CUSTODY_BLOCK_REVERSAL: { kind: 'custody_release', sign: 1 },
+};
+
 export async function* asaasRefundLines(request: StatementRequest, timeZone: string, get: AsaasGet): AsyncGenerator<StatementLine> {
   const days = { startDate: dayIn(timeZone, request.from), finishDate: dayIn(timeZone, new Date(request.to.getTime() - 1)) };
   // Few per day (refunds, not payments): the ids are kept, the entries are not.
   const refunded = new Set<string>();
   for await (const entries of asaasListPages('/v3/financialTransactions', days, get, request.signal)) {
     for (const entry of entries) {
+      if (isRecord(entry) && typeof entry.type === 'string' && Object.hasOwn(MONEY_BACK_ENTRY_KINDS, entry.type)) {
+        yield moneyBackLine(entry, timeZone);
+        continue;
+      }
       if (!isRecord(entry) || typeof entry.type !== 'string' || !REFUND_ENTRY_TYPES.has(entry.type)) continue;
       // A refund entry that names no payment cannot be matched: the day is unreadable, not clean.
       if (typeof entry.paymentId !== 'string') throw new Error(`asaas extrato entry ${String(entry.id)} of type ${entry.type} names no payment`);
@@ -41,6 +60,28 @@ export async function* asaasRefundLines(request: StatementRequest, timeZone: str
     const payment = await readStatementPage(() => get(`/v3/payments/${encodeURIComponent(paymentId)}`, {}), (body) => readRefundedPayment(paymentId, body), request.signal);
     yield* asaasRefundLinesOf(payment, timeZone);
   }
+}
+
+/** A chargeback, its reversal or a custody block or release, as the extrato wrote it: unreadable fails the day. */
+function moneyBackLine(entry: Record<string, unknown>, timeZone: string): StatementLine {
+  const { kind, sign } = MONEY_BACK_ENTRY_KINDS[entry.type as string];
+  const cents = reaisToCents(typeof entry.value === 'number' ? Math.abs(entry.value) : entry.value);
+  const id = typeof entry.id === 'string' || typeof entry.id === 'number' ? String(entry.id) : null;
+  if (!id || typeof entry.paymentId !== 'string' || typeof entry.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(entry.date) || !Number.isSafeInteger(cents)) {
+    throw new Error(`asaas extrato entry ${String(entry.id)} of type ${String(entry.type)} is unreadable (id, paymentId, date or value)`);
+  }
+  return {
+    lineId: `asaas-ftr:${id}`,
+    kind,
+    providerChargeId: entry.paymentId,
+    attemptId: null,
+    chargeId: null,
+    amountCents: sign * cents,
+    currency: 'brl',
+    createdAt: noonOf(entry.date, timeZone),
+    reference: id,
+    providerStatus: entry.type as string,
+  };
 }
 
 export interface RefundedPayment {

@@ -3,6 +3,8 @@ export type StatementSource = 'api' | 'report';
 
 /**
  * `payout`: money we sent out (a Pix transfer the provider executed), read from a payout gateway's statement.
+ * `custody_block` / `custody_release`: a payment's money held by the provider (Asaas's cautionary block on a
+ * Pix, negative) and given back (positive); `dispute` / `dispute_reversal` include Asaas's chargebacks.
  * `payout_return`: money of such a transfer the payee's bank sent back (positive, line id = BACEN's `rtrId`, keyed
  * by the transfer's end-to-end id); its time is the return's, which may be days after the day read.
  * `refund_failure`: a refund's money back in our balance (Stripe's `refund_failure` balance transaction, positive,
@@ -10,7 +12,7 @@ export type StatementSource = 'api' | 'report';
  * `refund_cancelled`: a refund of ours the provider shows CANCELLED (Asaas); it moves no money (its amount is the
  * refund's value, as evidence) and every money step reads only its own kinds.
  */
-export type StatementLineKind = 'charge' | 'refund' | 'refund_cancelled' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'payout' | 'payout_return' | 'other';
+export type StatementLineKind = 'charge' | 'refund' | 'refund_cancelled' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'payout' | 'payout_return' | 'custody_block' | 'custody_release' | 'other';
 
 /** One line of the provider's statement (a balance change), normalised; amounts signed, in minor units. */
 export interface StatementLine {

@@ -10,6 +10,8 @@
  * customer never got the money back): a person decides, the attempt is never rewritten.
  * `pix_return_unmatched`: money a payee's bank sent back on a Pix that is not a transfer of ours that left (no
  * such attempt, one we hold failed or unknown, or more back than was sent): nothing is credited on its word.
+ * `chargeback`, `chargeback_reversal`, `custody_block`: money the provider took back from a payment (a chargeback,
+ * a Pix the payer's bank took back), gave back, or holds (and released): each line for a person, with evidence.
  */
 export const DIVERGENCE_KINDS = [
   'provider_only',
@@ -23,6 +25,9 @@ export const DIVERGENCE_KINDS = [
   'refund_amount_mismatch',
   'refund_cancelled_at_provider',
   'pix_return_unmatched',
+  'chargeback',
+  'chargeback_reversal',
+  'custody_block',
 ] as const;
 export type DivergenceKind = (typeof DIVERGENCE_KINDS)[number];
 
