@@ -51,7 +51,9 @@ describe('returned Pix payouts', () => {
     accountId = await fundedAccount(stack, 100_000);
 
     planted.returned = await paidPayout(1_000);
-    planted.rtrIds = [efi.returnPix(idEnvio(planted.returned.attemptId), 300).rtrId, efi.returnPix(idEnvio(planted.returned.attemptId), 200).rtrId];
+    // A second apart: the view lists returns by when they came back (ties by the random rtrId).
+    const first = efi.returnPix(idEnvio(planted.returned.attemptId), 300, new Date(Date.now() - 1_000)).rtrId;
+    planted.rtrIds = [first, efi.returnPix(idEnvio(planted.returned.attemptId), 200).rtrId];
 
     // Our record says 300 was sent, the provider sent (and had returned) 500: more back than our payout sent.
     planted.overReturned = await paidPayout(500);
