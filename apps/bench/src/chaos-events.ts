@@ -5,7 +5,7 @@ import { startEventReceiver, type EventReceiver } from './event-receiver.js';
 export interface MerchantReceiver {
   token: string;
   receiver: EventReceiver;
-  merchantId: string | null;
+  merchantId: string;
 }
 
 /** A merchant's receiver and its endpoint, registered through the api like a merchant would. */
@@ -17,9 +17,10 @@ export async function registerReceiver(base: string, token: string): Promise<Mer
     body: JSON.stringify({ url: receiver.url, description: 'chaos receiver' }),
   });
   if (res.status !== 201) throw new Error(`POST /webhook-endpoints answered ${res.status}: ${await res.text()}`);
-  const endpoint = (await res.json()) as { secret: string };
+  // The endpoint names its merchant, so the receiver's owner is what the api says, not inferred from charges.
+  const endpoint = (await res.json()) as { secret: string; merchantId: string };
   receiver.trust(endpoint.secret);
-  return { token, receiver, merchantId: null };
+  return { token, receiver, merchantId: endpoint.merchantId };
 }
 
 /** Waits (bounded) until no delivery of these merchants is still pending: the storm's faults may leave retries queued. */
