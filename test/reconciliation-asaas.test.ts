@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf } from '@app/reconciliation';
+import { addDays, dayOf } from '@app/reconciliation';
 import { createCharge, submit, transitionsOf } from './support/charges.js';
 import { ASAAS_PROFILE } from './support/provider-profiles.js';
 import { waitForRun } from './support/reconciliation.js';
@@ -108,5 +108,18 @@ describe('nightly reconciliation of Asaas payments', () => {
     const report = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider: 'asaas', date: today, source: 'report' });
     expect(report.status).toBe(400);
     expect(report.body.code).toBe('statement_unsupported');
+  });
+
+  it('a card belongs to the day it was confirmed, not the day Asaas credits it (D+30)', async () => {
+    const confirmedDay = addDays(today, -30);
+    const [card] = stack.sim.plantAsaasPayments([{ amountCents: 1234, paymentDate: today, card: { confirmedDate: confirmedDay } }]);
+    expect(card).toMatchObject({ billingType: 'CREDIT_CARD', status: 'RECEIVED', confirmedDate: confirmedDay, paymentDate: today, creditDate: today });
+    // Paid today by its paymentDate, yet not a line of today: read by paymentDate alone it was a false provider_only.
+    const todays = await run({ source: 'api' });
+    expect(todays).toMatchObject({ linesRead: 6, divergences: { provider_only: 1 } });
+    expect((await divergencesOf(todays.id)).provider_only).toEqual([planted.providerOnly]);
+    const then = await run({ source: 'api', date: confirmedDay });
+    expect(then).toMatchObject({ linesRead: 1, divergences: { provider_only: 1 } });
+    expect((await divergencesOf(then.id)).provider_only).toEqual([card.id]);
   });
 });

@@ -5,7 +5,7 @@ import type { HangTracker } from '../hang-tracker.js';
 import { ASAAS_EVENT_TYPES, asaasEventForStatus, buildAsaasEvent } from './asaas-events.js';
 import type { AsaasEvent, AsaasEventType } from './asaas-events.js';
 import { AsaasPaymentStore } from './asaas-payments.store.js';
-import { ASAAS_SIM_STATUSES, newAsaasPayment } from './asaas-payment.js';
+import { ASAAS_SIM_STATUSES, newAsaasPayment, stampPaymentDates } from './asaas-payment.js';
 import type { AsaasPayment, AsaasPaymentStatus, AsaasRefund, CreatePaymentParams } from './asaas-payment.js';
 import type { SimulatorConfig } from '../simulator-config.js';
 import type { SimulatorStats } from '../simulator-stats.js';
@@ -15,8 +15,10 @@ import { ASAAS_WEBHOOK_FORMAT } from './asaas-webhook.format.js';
 
 export interface PlantAsaasPaymentInput {
   amountCents: number;
-  /** `YYYY-MM-DD`: the day the money was received. */
+  /** `YYYY-MM-DD`: the day the money was received (a card's credit day). */
   paymentDate: string;
+  /** A card payment, confirmed on `confirmedDate` (default: the payment date) and credited on `paymentDate`. */
+  card?: { confirmedDate?: string };
   externalReference?: string;
   customer?: string;
 }
@@ -79,7 +81,7 @@ export class AsaasEngine {
     payment.status = status as AsaasPaymentStatus;
     // Paid after it was removed (a payment already on its way): Asaas holds it as received, no longer deleted.
     if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.deleted = false;
-    if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.paymentDate ??= new Date().toISOString().slice(0, 10);
+    stampPaymentDates(payment, new Date().toISOString().slice(0, 10));
     const type = asaasEventForStatus(payment);
     if (type) this.webhooks.emit([buildAsaasEvent(type, payment, Date.now())]);
     return payment;
@@ -203,11 +205,13 @@ export class AsaasEngine {
       if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) throw new InvalidControlInput('amountCents must be a positive integer');
       if (!/^\d{4}-\d{2}-\d{2}$/.test(input.paymentDate)) throw new InvalidControlInput('paymentDate must be YYYY-MM-DD');
       const value = input.amountCents / 100;
+      if (input.card?.confirmedDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(input.card.confirmedDate)) throw new InvalidControlInput('card.confirmedDate must be YYYY-MM-DD');
       const payment = newAsaasPayment(
-        { customer: input.customer ?? 'cus_planted', billingType: 'PIX', cardCharged: false, value, dueDate: input.paymentDate, description: null, externalReference: input.externalReference ?? null },
+        { customer: input.customer ?? 'cus_planted', billingType: input.card ? 'CREDIT_CARD' : 'PIX', cardCharged: false, value, dueDate: input.paymentDate, description: null, externalReference: input.externalReference ?? null },
         Date.parse(`${input.paymentDate}T12:00:00Z`),
       );
-      Object.assign(payment, { status: 'RECEIVED', paymentDate: input.paymentDate });
+      const confirmedDate = input.card?.confirmedDate ?? input.paymentDate;
+      Object.assign(payment, { status: 'RECEIVED', confirmedDate, paymentDate: input.paymentDate, creditDate: input.card ? input.paymentDate : null });
       // Received on that day, so already past any list lag (even when the day is today).
       this.paymentStore.add(payment, Math.min(Date.now() - this.settings.asaasListLagMs, Date.parse(`${input.paymentDate}T12:00:00Z`)));
       return structuredClone(payment);

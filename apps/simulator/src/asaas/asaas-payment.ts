@@ -19,7 +19,15 @@ export interface AsaasPayment {
   billingType: string;
   status: AsaasPaymentStatus;
   dueDate: string;
+  /** The day the payment was confirmed: a card's is the day it was authorised. */
+  confirmedDate: string | null;
+  /**
+   * The day it was paid. A card's comes only with its credit, about 30 days after it was confirmed: the reading
+   * that is hard for a statement (PROVIDER-CONTRACT.md marks it [U]), so the simulator holds it.
+   */
   paymentDate: string | null;
+  creditDate: string | null;
+  estimatedCreditDate: string | null;
   description: string | null;
   externalReference: string | null;
   invoiceUrl: string;
@@ -48,6 +56,24 @@ export interface CreatePaymentParams {
   externalReference: string | null;
 }
 
+/** A card charged today is credited this many days later (Asaas's one-installment default). */
+export const CARD_CREDIT_DAYS = 30;
+
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The dates a status brings, set once: a card is confirmed, then paid and credited; Pix and boleto are
+ * confirmed and paid at once (their credit is out of this simulator's reach).
+ */
+export function stampPaymentDates(payment: AsaasPayment, today: string): void {
+  const card = payment.billingType === 'CREDIT_CARD';
+  if (['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status)) payment.confirmedDate ??= today;
+  if (['RECEIVED', 'RECEIVED_IN_CASH'].includes(payment.status) || (!card && payment.status === 'CONFIRMED')) payment.paymentDate ??= today;
+  if (card && payment.paymentDate !== null) payment.creditDate ??= payment.paymentDate;
+}
+
 /** Asaas ids look like `pay_080225913252`; any 12 characters will do here. */
 export function newAsaasPaymentId(): string {
   return `pay_${newStripeId('x').slice(2, 14).toLowerCase()}`;
@@ -71,7 +97,10 @@ export function newAsaasPayment(params: CreatePaymentParams, nowMs: number): Asa
     billingType: params.billingType,
     status: charged ? 'CONFIRMED' : 'PENDING',
     dueDate: params.dueDate,
-    paymentDate: charged ? today : null,
+    confirmedDate: charged ? today : null,
+    paymentDate: null,
+    creditDate: null,
+    estimatedCreditDate: charged ? addDays(today, CARD_CREDIT_DAYS) : null,
     description: params.description,
     externalReference: params.externalReference,
     invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,

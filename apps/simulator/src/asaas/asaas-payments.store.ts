@@ -50,6 +50,8 @@ export interface AsaasListFilter {
   customer?: string;
   paymentDateGe?: string;
   paymentDateLe?: string;
+  billingType?: string;
+  status?: string;
 }
 
 function matches(payment: AsaasPayment, filter: AsaasListFilter): boolean {
@@ -57,6 +59,8 @@ function matches(payment: AsaasPayment, filter: AsaasListFilter): boolean {
   return (
     (filter.externalReference === undefined || payment.externalReference === filter.externalReference) &&
     (filter.customer === undefined || payment.customer === filter.customer) &&
+    (filter.billingType === undefined || payment.billingType === filter.billingType) &&
+    (filter.status === undefined || payment.status === filter.status) &&
     (filter.paymentDateGe === undefined || (paid !== null && paid >= filter.paymentDateGe)) &&
     (filter.paymentDateLe === undefined || (paid !== null && paid <= filter.paymentDateLe))
   );

@@ -4,6 +4,11 @@ export function dayIn(timeZone: string, instant: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
 }
 
+/** The calendar day `days` after `day` (both `YYYY-MM-DD`). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The instant of 12:00 on `day` in `timeZone`: inside that local day whatever the zone's offset. */
 export function noonOf(day: string, timeZone: string): Date {
   return wallClockIn(`${day} 12:00:00`, timeZone) ?? new Date(Number.NaN);

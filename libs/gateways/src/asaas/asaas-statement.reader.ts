@@ -2,30 +2,56 @@ import type { StatementLine, StatementRequest } from '../statement/statement-lin
 import { asaasListPages, type AsaasGet } from './asaas-list.pages.js';
 import { readPayment } from './asaas-payment.response.js';
 import { mapAsaasPaymentStatus } from './asaas-status.js';
-import { dayIn, noonOf } from './asaas-days.js';
+import { addDays, dayIn, noonOf } from './asaas-days.js';
+
+/** A card is credited about 30 days after it is confirmed (D+32 at most for one installment); past this, a day's card is no longer looked for. */
+const CARD_CREDIT_DAYS = 45;
 
 /**
- * Asaas's statement is its list of payments received in a date range (`paymentDate[ge]`/`[le]`, whole days in
- * the account's time zone), paged by offset. Every payment that took money is a charge line, matched by its id
- * or by `externalReference` (our attempt id); two payments under one reference are two lines, which is how a
- * duplicate created by a resend shows. Asaas gives a payment date, not a time: the line is placed at noon of
- * that day in the business's zone, inside the day the run covers. A list that moved while it was paged throws
- * StatementMovedError: the caller reads the day again from the start.
+ * Asaas's statement is its list of payments, paged by offset, in whole days of the account's time zone. A payment
+ * belongs to the day Asaas booked its success: `paymentDate` for Pix and boleto, `confirmedDate` for a card, whose
+ * `paymentDate` (and `creditDate`) may only come with the credit about 30 days later (PROVIDER-CONTRACT.md, [U]
+ * until a sandbox shows otherwise). So the day is three lists, read as one set of payments: those paid in the day,
+ * the cards still CONFIRMED, and the cards paid up to CARD_CREDIT_DAYS after it; each payment is kept once and only
+ * when its booking day is the run's. Every payment that took money is a charge line, matched by its id or by
+ * `externalReference` (our attempt id); two payments under one reference are two lines, which is how a duplicate
+ * created by a resend shows. Asaas gives a date, not a time: the line is placed at noon of that day in the business's
+ * zone. A list that moved while it was paged throws StatementMovedError: the caller reads the day again.
  */
 export async function* asaasStatementLines(request: StatementRequest, timeZone: string, get: AsaasGet): AsyncGenerator<StatementLine> {
-  const range = { 'paymentDate[ge]': dayIn(timeZone, request.from), 'paymentDate[le]': dayIn(timeZone, new Date(request.to.getTime() - 1)) };
-  for await (const payments of asaasListPages('/v3/payments', range, get, request.signal)) {
-    for (const raw of payments) {
-      const line = lineFromPayment(raw, timeZone);
-      if (line) yield line;
+  const first = dayIn(timeZone, request.from);
+  const last = dayIn(timeZone, new Date(request.to.getTime() - 1));
+  const lists: Array<Record<string, string>> = [
+    { 'paymentDate[ge]': first, 'paymentDate[le]': last },
+    { billingType: 'CREDIT_CARD', status: 'CONFIRMED' },
+    { billingType: 'CREDIT_CARD', 'paymentDate[ge]': first, 'paymentDate[le]': addDays(last, CARD_CREDIT_DAYS) },
+  ];
+  const seen = new Set<string>();
+  for (const params of lists) {
+    for await (const payments of asaasListPages('/v3/payments', params, get, request.signal)) {
+      for (const raw of payments) {
+        const line = lineFromPayment(raw, timeZone);
+        if (!line || seen.has(line.lineId)) continue;
+        const day = dayIn(timeZone, line.createdAt);
+        if (day < first || day > last) continue;
+        seen.add(line.lineId);
+        yield line;
+      }
     }
   }
 }
 
+/** The day Asaas booked a payment's success, or null when it shows none. */
+function asaasBookingDay(raw: unknown): string | null {
+  const { billingType, confirmedDate, paymentDate } = raw as { billingType?: unknown; confirmedDate?: unknown; paymentDate?: unknown };
+  const day = billingType === 'CREDIT_CARD' ? (confirmedDate ?? paymentDate) : paymentDate;
+  return typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null;
+}
+
 function lineFromPayment(raw: unknown, timeZone: string): StatementLine | null {
   const payment = readPayment(raw);
-  const paymentDate = (raw as { paymentDate?: unknown }).paymentDate;
-  if (!payment || typeof paymentDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(paymentDate)) return null;
+  const day = asaasBookingDay(raw);
+  if (!payment || day === null) return null;
   // Only money that was taken is a line; a payment not (or no longer) received moved nothing.
   if (mapAsaasPaymentStatus(payment.status, payment.deleted) !== 'succeeded') return null;
   if (!Number.isSafeInteger(payment.amountCents)) throw new Error(`payment ${payment.id} has an unreadable value`);
@@ -37,6 +63,6 @@ function lineFromPayment(raw: unknown, timeZone: string): StatementLine | null {
     chargeId: null,
     amountCents: payment.amountCents,
     currency: 'brl',
-    createdAt: noonOf(paymentDate, timeZone),
+    createdAt: noonOf(day, timeZone),
   };
 }
