@@ -110,14 +110,19 @@ describe('nightly reconciliation of Asaas payments', () => {
     expect(report.body.code).toBe('statement_unsupported');
   });
 
-  it('a card belongs to the day it was confirmed, not the day Asaas credits it (D+30)', async () => {
+  it('a card belongs to the day it was confirmed, not the day Asaas credits it (D+30), even refunded before its credit', async () => {
+    // Refunded before its credit: no longer CONFIRMED and never given a paymentDate, yet it took money today.
+    const refundedEarly = await succeeded();
+    const early = stack.sim.setAsaasPaymentStatus(refundedEarly.attempt.providerChargeId!, 'REFUNDED');
+    expect(early).toMatchObject({ status: 'REFUNDED', confirmedDate: today, paymentDate: null });
     const confirmedDay = addDays(today, -30);
     const [card] = stack.sim.plantAsaasPayments([{ amountCents: 1234, paymentDate: today, card: { confirmedDate: confirmedDay } }]);
     expect(card).toMatchObject({ billingType: 'CREDIT_CARD', status: 'RECEIVED', confirmedDate: confirmedDay, paymentDate: today, creditDate: today });
     // Paid today by its paymentDate, yet not a line of today: read by paymentDate alone it was a false provider_only.
     const todays = await run({ source: 'api' });
-    expect(todays).toMatchObject({ linesRead: 6, divergences: { provider_only: 1 } });
-    expect((await divergencesOf(todays.id)).provider_only).toEqual([planted.providerOnly]);
+    expect(todays).toMatchObject({ linesRead: 7, matched: 4, divergences: { provider_only: 1, missing_at_provider: 1 } });
+    const found = await divergencesOf(todays.id);
+    expect([found.provider_only, found.missing_at_provider]).toEqual([[planted.providerOnly], [planted.missingAttempt]]);
     const then = await run({ source: 'api', date: confirmedDay });
     expect(then).toMatchObject({ linesRead: 1, divergences: { provider_only: 1 } });
     expect((await divergencesOf(then.id)).provider_only).toEqual([card.id]);

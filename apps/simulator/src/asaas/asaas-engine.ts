@@ -211,7 +211,8 @@ export class AsaasEngine {
         Date.parse(`${input.paymentDate}T12:00:00Z`),
       );
       const confirmedDate = input.card?.confirmedDate ?? input.paymentDate;
-      Object.assign(payment, { status: 'RECEIVED', confirmedDate, paymentDate: input.paymentDate, creditDate: input.card ? input.paymentDate : null });
+      // A card was created when it was confirmed; its credit came later.
+      Object.assign(payment, { status: 'RECEIVED', dateCreated: input.card ? confirmedDate : payment.dateCreated, confirmedDate, paymentDate: input.paymentDate, creditDate: input.card ? input.paymentDate : null });
       // Received on that day, so already past any list lag (even when the day is today).
       this.paymentStore.add(payment, Math.min(Date.now() - this.settings.asaasListLagMs, Date.parse(`${input.paymentDate}T12:00:00Z`)));
       return structuredClone(payment);

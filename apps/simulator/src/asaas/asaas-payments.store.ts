@@ -52,6 +52,8 @@ export interface AsaasListFilter {
   paymentDateLe?: string;
   billingType?: string;
   status?: string;
+  dateCreatedGe?: string;
+  dateCreatedLe?: string;
 }
 
 function matches(payment: AsaasPayment, filter: AsaasListFilter): boolean {
@@ -61,6 +63,8 @@ function matches(payment: AsaasPayment, filter: AsaasListFilter): boolean {
     (filter.customer === undefined || payment.customer === filter.customer) &&
     (filter.billingType === undefined || payment.billingType === filter.billingType) &&
     (filter.status === undefined || payment.status === filter.status) &&
+    (filter.dateCreatedGe === undefined || payment.dateCreated >= filter.dateCreatedGe) &&
+    (filter.dateCreatedLe === undefined || payment.dateCreated <= filter.dateCreatedLe) &&
     (filter.paymentDateGe === undefined || (paid !== null && paid >= filter.paymentDateGe)) &&
     (filter.paymentDateLe === undefined || (paid !== null && paid <= filter.paymentDateLe))
   );

@@ -65,7 +65,7 @@ function applyQueryFault(engine: AsaasEngine, response: ServerResponse, reply: (
   return true;
 }
 
-/** `GET /v3/payments?externalReference=&customer=&billingType=&status=&paymentDate[ge]=&paymentDate[le]=&offset=&limit=`: lags behind creates by `asaasListLagMs`. */
+/** `GET /v3/payments?externalReference=&customer=&billingType=&status=&paymentDate[ge]=&paymentDate[le]=&dateCreated[ge]=&dateCreated[le]=&offset=&limit=`: lags behind creates by `asaasListLagMs`. */
 function listPayments(engine: AsaasEngine, query: URLSearchParams, reply: (status: number, body: unknown) => void): void {
   const limit = query.get('limit') === null ? DEFAULT_LIMIT : Number(query.get('limit'));
   const offset = query.get('offset') === null ? 0 : Number(query.get('offset'));
@@ -77,11 +77,13 @@ function listPayments(engine: AsaasEngine, query: URLSearchParams, reply: (statu
   };
   const [paymentDateGe, paymentDateLe] = [date('paymentDate[ge]'), date('paymentDate[le]')];
   if (paymentDateGe === null || paymentDateLe === null) return reply(400, asaasError('invalid_paymentDate', 'Data de pagamento inválida.'));
+  const [dateCreatedGe, dateCreatedLe] = [date('dateCreated[ge]'), date('dateCreated[le]')];
+  if (dateCreatedGe === null || dateCreatedLe === null) return reply(400, asaasError('invalid_dateCreated', 'Data de criação inválida.'));
   const status = query.get('status') ?? undefined;
   if (status !== undefined && !ASAAS_SIM_STATUSES.includes(status as AsaasPaymentStatus)) return reply(400, asaasError('invalid_status', 'Situação inválida.'));
-  const filter = { externalReference: query.get('externalReference') ?? undefined, customer: query.get('customer') ?? undefined, billingType: query.get('billingType') ?? undefined, status, paymentDateGe, paymentDateLe };
-  // Only a statement read (by payment date or status) meets statement faults; a lookup by reference never does.
-  const fault = paymentDateGe || paymentDateLe || status ? engine.faults.takeStatementFault(offset > 0 ? ['list_moved', 'total_mismatch'] : ['total_mismatch']) : null;
+  const filter = { externalReference: query.get('externalReference') ?? undefined, customer: query.get('customer') ?? undefined, billingType: query.get('billingType') ?? undefined, status, paymentDateGe, paymentDateLe, dateCreatedGe, dateCreatedLe };
+  // Only a statement read (by a date range) meets statement faults; a lookup by reference never does.
+  const fault = paymentDateGe || paymentDateLe || dateCreatedGe || dateCreatedLe ? engine.faults.takeStatementFault(offset > 0 ? ['list_moved', 'total_mismatch'] : ['total_mismatch']) : null;
   if (fault) engine.stats.countFault(`statement_${fault}`);
   // list_moved: a payment before this page left the list while it was paged, so everything after it moved up one.
   const shift = fault === 'list_moved' ? 1 : 0;
