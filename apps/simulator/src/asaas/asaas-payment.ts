@@ -27,7 +27,6 @@ export interface AsaasPayment {
    */
   paymentDate: string | null;
   creditDate: string | null;
-  estimatedCreditDate: string | null;
   description: string | null;
   externalReference: string | null;
   invoiceUrl: string;
@@ -54,13 +53,6 @@ export interface CreatePaymentParams {
   dueDate: string;
   description: string | null;
   externalReference: string | null;
-}
-
-/** A card charged today is credited this many days later (Asaas's one-installment default). */
-export const CARD_CREDIT_DAYS = 30;
-
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**
@@ -100,7 +92,6 @@ export function newAsaasPayment(params: CreatePaymentParams, nowMs: number): Asa
     confirmedDate: charged ? today : null,
     paymentDate: null,
     creditDate: null,
-    estimatedCreditDate: charged ? addDays(today, CARD_CREDIT_DAYS) : null,
     description: params.description,
     externalReference: params.externalReference,
     invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,

@@ -1,12 +1,8 @@
+import { dayOf } from '@app/common';
+
 /** Calendar days in a time zone, for an API that speaks in dates (`YYYY-MM-DD`), not instants. */
 export function dayIn(timeZone: string, instant: Date): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
-}
-
-/** The calendar day `days` after `day` (both `YYYY-MM-DD`). */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  return dayOf(instant, timeZone);
 }
 
 /** The instant of 12:00 on `day` in `timeZone`: inside that local day whatever the zone's offset. */

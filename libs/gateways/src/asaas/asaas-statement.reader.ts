@@ -2,7 +2,8 @@ import type { StatementLine, StatementRequest } from '../statement/statement-lin
 import { asaasListPages, type AsaasGet } from './asaas-list.pages.js';
 import { readPayment } from './asaas-payment.response.js';
 import { mapAsaasPaymentStatus } from './asaas-status.js';
-import { addDays, dayIn, noonOf } from './asaas-days.js';
+import { addDays } from '@app/common';
+import { dayIn, noonOf } from './asaas-days.js';
 
 /** A card is paid at most this long after it was created (an invoice's payer takes a while); past it, the card is not looked for. */
 const CARD_PAID_WITHIN_DAYS = 45;

@@ -1,3 +1,8 @@
+import { addDays, dayOf } from '@app/common';
+
+// The calendar-day helpers live in common, shared with the gateways' date-speaking APIs; reconciliation's callers keep their names.
+export { addDays, dayOf };
+
 /**
  * A reconciliation day is a calendar day in the business's time zone (RECONCILIATION_TZ), not in UTC: in
  * São Paulo the day 2026-12-01 runs from 03:00 UTC on the 1st to 03:00 UTC on the 2nd.
@@ -25,21 +30,12 @@ export function dayWindow(day: string, timeZone: string): DayWindow {
   return { start: zonedMidnight(day, timeZone), end: zonedMidnight(addDays(day, 1), timeZone) };
 }
 
-/** The calendar day `instant` falls on in `timeZone`. */
-export function dayOf(instant: Date, timeZone: string): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
-}
 
 /** The day before the one `now` falls on in `timeZone`: what the nightly job reconciles. */
 export function previousDay(now: Date, timeZone: string): string {
   return addDays(dayOf(now, timeZone), -1);
 }
 
-export function addDays(day: string, days: number): string {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
-}
 
 /** The instant at which `day` begins in `timeZone`, daylight saving included. */
 function zonedMidnight(day: string, timeZone: string): Date {
