@@ -31,8 +31,8 @@ describe('late truths', () => {
   const reviewItemsOf = (attemptId: string) =>
     stack.db.query<Array<{ reason: string; state: string; evidence: Evidence }>>(`SELECT reason, state, evidence FROM review_items WHERE attempt_id = $1`, [attemptId]);
 
-  function deliver(type: string, object: Record<string, unknown>) {
-    const event = { id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } };
+  function deliver(type: string, object: Record<string, unknown>, created = Math.floor(Date.now() / 1000)) {
+    const event = { id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type, created, data: { object } };
     return redeliver(event);
   }
   function redeliver(event: { id: string }) {
@@ -212,5 +212,22 @@ describe('late truths', () => {
     const { event } = await deliver('charge.refunded', { id: 'ch_nobody', object: 'charge', payment_intent: 'pi_nobody_knows', amount_refunded: 100 });
     const [stored] = await stack.db.getRepository(WebhookEventEntity).findBy({ eventId: event.id });
     expect(stored.disposition).toBe('unmatched');
+  });
+
+  it('a dispute moves by the time of the event that says it: an appeal delivered after it was finally lost does not reopen it', async () => {
+    const charge = await createCharge(stack);
+    const pi = (await submit(stack, charge.id)).attempts[0].providerChargeId!;
+    const dispute = (type: string, status: string, created: number) =>
+      deliver(type, { id: 'dp_appeal', object: 'dispute', payment_intent: pi, amount: 4990, currency: 'usd', status }, created);
+    const t = Math.floor(Date.now() / 1000) - 3600;
+    await dispute('charge.dispute.closed', 'lost', t);
+    await dispute('charge.dispute.updated', 'appeal_needs_response', t + 60);
+    expect(await getCharge(stack, charge.id)).toMatchObject({ disputed: true, disputeStatus: 'appeal_needs_response' });
+    // The appeal is lost at t+300; its under-review event of t+120 arrives last.
+    await dispute('charge.dispute.closed', 'lost', t + 300);
+    await dispute('charge.dispute.updated', 'appeal_under_review', t + 120);
+    expect(await getCharge(stack, charge.id)).toMatchObject({ disputeStatus: 'lost' });
+    const [row] = await stack.db.query(`SELECT dispute_status_at FROM charges WHERE id = $1`, [charge.id]);
+    expect(new Date(row.dispute_status_at).getTime()).toBe((t + 300) * 1000);
   });
 });

@@ -123,7 +123,7 @@ export class WebhookIngestService {
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
       await recordProviderRefundedTotal(em, chargeId, moved.refundedCents);
     }
-    if (moved.kind === 'dispute') await recordDisputeStatus(em, chargeId, moved.status, moved.closed);
+    if (moved.kind === 'dispute') await recordDisputeStatus(em, chargeId, moved);
     if (moved.kind === 'refund' && moved.refundedCents !== null) {
       const { explained } = await refundedTotalExplained(em, chargeId, moved.refundedCents);
       if (explained) return { action: 'recorded', reason: 'refund_explained_by_ours' };

@@ -72,16 +72,19 @@ export async function recordProviderRefundedTotal(em: EntityManager, chargeId: s
 }
 
 /**
- * A dispute's state from the provider. A closed outcome is kept over a later open one (events arrive out of order)
- * unless the new one closes too, or appeals a lost one (Stripe's `appeal_*`, which reopen it). `charge_refunded`
- * closed disputes in API versions before the pinned one; rows that hold it stay closed.
+ * A dispute's state from the provider. Events arrive out of order: one older than the status kept never moves it
+ * (an `appeal_*` delivered after its appeal was finally lost would reopen it), and, with no time or the same
+ * second, a closed outcome is kept over an open one unless the new one closes too, or appeals a lost one (Stripe's
+ * `appeal_*`, which reopen it). `charge_refunded` closed disputes in API versions before the pinned one; rows that
+ * hold it stay closed.
  */
-export async function recordDisputeStatus(em: EntityManager, chargeId: string, status: string, closed: boolean): Promise<void> {
+export async function recordDisputeStatus(em: EntityManager, chargeId: string, dispute: { status: string; closed: boolean; occurredAt: Date | null }): Promise<void> {
   await em.query(
-    `UPDATE charges SET dispute_status = $2, updated_at = now()
-      WHERE id = $1 AND (dispute_status IS NULL OR $3 OR ($2 LIKE 'appeal\\_%' AND dispute_status = 'lost')
-                         OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'prevented', 'charge_refunded'))`,
-    [chargeId, status, closed],
+    `UPDATE charges SET dispute_status = $2, dispute_status_at = GREATEST(dispute_status_at, $4::timestamptz), updated_at = now()
+      WHERE id = $1 AND ($4::timestamptz IS NULL OR dispute_status_at IS NULL OR dispute_status_at <= $4::timestamptz)
+        AND (dispute_status IS NULL OR $3 OR ($2 LIKE 'appeal\\_%' AND dispute_status = 'lost')
+             OR dispute_status NOT IN ('won', 'lost', 'warning_closed', 'prevented', 'charge_refunded'))`,
+    [chargeId, dispute.status, dispute.closed, dispute.occurredAt],
   );
 }
 

@@ -34,6 +34,8 @@ export class ChargeEntity {
   @Column('bigint', { name: 'refund_committed_cents', default: 0, transformer: bigintNumber }) refundCommittedCents: number;
   /** The provider's dispute status (e.g. needs_response, won, lost), null when never disputed. */
   @Column('text', { name: 'dispute_status', nullable: true }) disputeStatus: string | null;
+  /** When the provider's event said `disputeStatus` (null when it carried no time): an older event never moves it. */
+  @Column('timestamptz', { name: 'dispute_status_at', nullable: true }) disputeStatusAt: Date | null;
   /** How the customer pays, for providers that need it (Asaas). */
   @Column('text', { name: 'billing_type', nullable: true }) billingType: string | null;
   /** YYYY-MM-DD; null lets the adapter pick today in the business's time zone. */

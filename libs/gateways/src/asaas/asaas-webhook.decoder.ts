@@ -51,7 +51,8 @@ function refundedCents(payment: Record<string, unknown> | null): number | null {
 function readMoneyMovedBack(type: string, payment: Record<string, unknown> | null): MoneyMovedBack | null {
   const status = payment && typeof payment.status === 'string' ? payment.status : null;
   if (REFUND_EVENTS.has(type)) return { kind: 'refund', refundedCents: refundedCents(payment), refundId: null, status };
-  if (CHARGEBACK_EVENTS.has(type)) return { kind: 'dispute', disputeId: null, status: status ?? type, closed: false };
+  // No chargeback event closes one (the outcome comes as the payment's status later), so none needs ordering.
+  if (CHARGEBACK_EVENTS.has(type)) return { kind: 'dispute', disputeId: null, status: status ?? type, closed: false, occurredAt: null };
   return null;
 }
 

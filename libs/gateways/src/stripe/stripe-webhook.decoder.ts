@@ -62,7 +62,7 @@ function readEvent(payload: unknown): ProviderWebhookEvent | null {
     outcome: isIntent ? (OUTCOME_BY_TYPE[event.type] ?? null) : null,
     amountCents: isIntent && typeof object.amount === 'number' ? object.amount : null,
     currency: isIntent && typeof object.currency === 'string' ? object.currency : null,
-    afterSuccess: readMoneyMovedBack(event.type, object),
+    afterSuccess: readMoneyMovedBack(event.type, object, typeof event.created === 'number' ? new Date(event.created * 1000) : null),
     refund: readRefundFact(event.type, object),
   };
 }
@@ -84,7 +84,7 @@ function isRefundEvent(type: string): boolean {
   return type.startsWith('charge.refund.') || type.startsWith('refund.');
 }
 
-function readMoneyMovedBack(type: string, object: Record<string, unknown>): MoneyMovedBack | null {
+function readMoneyMovedBack(type: string, object: Record<string, unknown>, created: Date | null): MoneyMovedBack | null {
   if (type === 'charge.refunded' && object.object === 'charge') {
     const charge = object as Wire<Stripe.Charge>;
     return { kind: 'refund', refundedCents: typeof charge.amount_refunded === 'number' ? charge.amount_refunded : null, refundId: null, status: null };
@@ -93,7 +93,7 @@ function readMoneyMovedBack(type: string, object: Record<string, unknown>): Mone
     return { kind: 'refund', refundedCents: null, refundId: stringOrNull(object.id), status: stringOrNull(object.status) };
   }
   if (type.startsWith('charge.dispute.') && object.object === 'dispute' && typeof object.status === 'string') {
-    return { kind: 'dispute', disputeId: stringOrNull(object.id), status: object.status, closed: type === 'charge.dispute.closed' || CLOSED_DISPUTE_STATUSES.has(object.status) };
+    return { kind: 'dispute', disputeId: stringOrNull(object.id), status: object.status, closed: type === 'charge.dispute.closed' || CLOSED_DISPUTE_STATUSES.has(object.status), occurredAt: created };
   }
   return null;
 }

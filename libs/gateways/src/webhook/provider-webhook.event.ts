@@ -30,4 +30,5 @@ export interface RefundFact {
 export type MoneyMovedBack =
   /** `refundedCents` is the provider's running total when the event carries it (Stripe's charge.refunded). */
   | { kind: 'refund'; refundedCents: number | null; refundId: string | null; status: string | null }
-  | { kind: 'dispute'; disputeId: string | null; status: string; closed: boolean };
+  /** `occurredAt`: when the provider says the status was set (its event's time), null when the event carries none. */
+  | { kind: 'dispute'; disputeId: string | null; status: string; closed: boolean; occurredAt: Date | null };
