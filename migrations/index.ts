@@ -38,6 +38,7 @@ import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventInde
 import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
 import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
 import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
+import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReversalMovements.js';
 import { DisputeStatusAt1764680364000 } from './1764680364000-DisputeStatusAt.js';
 import { MoneyTakenBackKinds1764680362000 } from './1764680362000-MoneyTakenBackKinds.js';
 
@@ -88,4 +89,5 @@ export const MIGRATIONS = [
   ChargeCustomerIp1764680360000,
   MoneyTakenBackKinds1764680362000,
   DisputeStatusAt1764680364000,
+  RefundReversalMovements1764680366000,
 ];

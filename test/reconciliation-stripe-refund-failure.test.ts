@@ -59,6 +59,9 @@ describe('a Stripe refund reversed by refund_failure', () => {
       expect((await stack.db.query(`SELECT status FROM attempts WHERE id = $1`, [planted.failedAttempt]))[0].status).toBe('failed');
       // The cap waits for a person: the refund still holds its amount on the charge.
       expect(await committedCents(stack, planted.reversedCharge)).toBe(1000);
+      // What Stripe says was refunded is net of the reversal: nothing went back to the customer.
+      const [totals] = await stack.db.query(`SELECT provider_refunded_cents AS c FROM charges WHERE id = $1`, [planted.reversedCharge]);
+      expect(Number(totals.c)).toBe(0);
     });
   }
 });

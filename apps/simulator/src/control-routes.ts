@@ -77,7 +77,7 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
   }
   const refundStatusPath = REFUND_STATUS_PATH.exec(url.pathname);
   if (request.method === 'POST' && refundStatusPath) {
-    return ok(simulator.setRefundStatus(decodeURIComponent(refundStatusPath[1]), body.status as RefundStatus));
+    return ok(simulator.setRefundStatus(decodeURIComponent(refundStatusPath[1]), body.status as RefundStatus, optionalNumber(body.created, 'created')));
   }
   const movementPath = MOVEMENT_PATH.exec(url.pathname);
   if (request.method === 'POST' && movementPath) {

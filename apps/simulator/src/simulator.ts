@@ -42,7 +42,8 @@ export interface Simulator {
   /** `GET /_sim/refunds?paymentIntentId=&refundAttemptId=` */
   refunds(filter?: { paymentIntentId?: string; refundAttemptId?: string }): StripeRefund[];
   /** `POST /_sim/refunds/:id/status {status}`: moves a refund and sends `refund.updated` (and `charge.refunded`). */
-  setRefundStatus(refundId: string, status: RefundStatus): StripeRefund;
+  /** `created` (unix seconds, default now) dates the balance transaction the change books, if any. */
+  setRefundStatus(refundId: string, status: RefundStatus, created?: number): StripeRefund;
   /** `GET /_sim/config` */
   config(): SimulatorConfig;
   /** `POST /_sim/config`: merges the patch; returns the new configuration. */

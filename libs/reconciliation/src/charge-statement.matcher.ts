@@ -5,7 +5,7 @@ import { recomputeStatementMovedBack } from '@app/charges/store';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 import { withRefundChargesLocked } from './refund-charge.lock.js';
-import { closeRefundsFoundLater } from './refunds-found-later.js';
+import { closeRefundsFoundLater, closeRefundsReversedLater } from './refunds-found-later.js';
 import { recordRefundsCancelledAtProvider } from './refunds-cancelled-at-provider.js';
 import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider, refundLineOfRun } from './refund-statement.matcher.js';
 
@@ -134,7 +134,7 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
        FROM ${STAGING_TABLE} s
        LEFT JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
        LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
-      WHERE s.kind IN ('refund','dispute','dispute_reversal') AND (s.created_at >= $3 OR ${refundLineOfRun('s', '$4')}) AND s.created_at < $4
+      WHERE s.kind IN ('refund','refund_failure','dispute','dispute_reversal') AND (s.created_at >= $3 OR ${refundLineOfRun('s', '$4')}) AND s.created_at < $4
      ON CONFLICT (provider, line_id) DO NOTHING`,
     [scope.runId, scope.provider, scope.window.start, scope.window.end],
   );
@@ -155,6 +155,7 @@ export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
     await recordRefundsMissingAtProvider(client, scope);
     await recordRefundsCancelledAtProvider(client, scope);
     await closeRefundsFoundLater(client, scope);
+    await closeRefundsReversedLater(client, scope);
     await recordMoneyTakenBack(client, scope);
   },
   recordMoneyMovements,

@@ -52,3 +52,33 @@ export async function closeRefundsFoundLater(client: PoolClient, scope: MatchSco
   );
   return rowCount ?? 0;
 }
+
+/** Who closes a provider-only refund the provider itself reversed, and the note it leaves. */
+const REVERSED_LATER = { actor: 'reconciliation', note: 'reversed at the provider (refund_failure) on a later statement' } as const;
+
+/**
+ * Provider-only refunds (one we recorded as failed, or never made) that an earlier run saw and whose reversal (a
+ * `refund_failure` line under the same refund id) this run staged: the money came back, so the refund moved none,
+ * as when both lines are in one day's statement (the refund line is then no divergence at all). The divergence
+ * gains the reversal (`reversedAtProvider`, once), which takes it out of the charge's provider-only refunded
+ * amount (charge-rows.store), and an open one is acknowledged as such; the provider's own line decides, as it did
+ * for the refund line. Returns how many it closed.
+ */
+export async function closeRefundsReversedLater(client: PoolClient, scope: MatchScope): Promise<number> {
+  await client.query(
+    `UPDATE reconciliation_divergences d
+        SET detail = d.detail || jsonb_build_object('reversedAtProvider',
+                       jsonb_build_object('runId', $1::text, 'day', $3::text, 'lineId', s.line_id, 'lineCreatedAt', s.created_at, 'amountCents', s.amount_cents)),
+            updated_at = now()
+       FROM ${STAGING_TABLE} s
+      WHERE d.provider = $2 AND d.kind = 'refund_provider_only' AND NOT d.detail ? 'reversedAtProvider'
+        AND s.kind = 'refund_failure' AND s.created_at < $4 AND s.reference = d.provider_charge_id
+        AND s.amount_cents = d.amount_cents`,
+    [scope.runId, scope.provider, scope.day, scope.window.end],
+  );
+  const { rowCount } = await client.query(
+    acknowledgeDivergences(`d.provider = $1 AND d.kind = 'refund_provider_only' AND d.detail ? 'reversedAtProvider'`, '$2', '$3'),
+    [scope.provider, REVERSED_LATER.note, REVERSED_LATER.actor],
+  );
+  return rowCount ?? 0;
+}

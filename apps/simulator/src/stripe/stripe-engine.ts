@@ -86,16 +86,21 @@ export class StripeEngine {
     return refund;
   }
 
-  /** Moves a refund later on (pending → succeeded, say) and announces it with `refund.updated`. */
-  setRefundStatus(refundId: string, status: unknown): StripeRefund {
+  /**
+   * Moves a refund later on (pending → succeeded, say) and announces it with `refund.updated`. `created` (unix
+   * seconds) backdates or postdates the balance transaction it books (a refund line, or its `refund_failure`).
+   */
+  setRefundStatus(refundId: string, status: unknown, created?: number): StripeRefund {
     const refund = this.refundStore.get(refundId);
     if (!refund) throw new InvalidControlInput(`no such refund: ${refundId}`);
     if (!REFUND_STATUSES.includes(status as RefundStatus)) throw new InvalidControlInput(`unknown refund status ${String(status)}`);
+    if (created !== undefined && !Number.isInteger(created)) throw new InvalidControlInput('created must be unix seconds');
     const wasSucceeded = refund.status === 'succeeded';
     refund.status = status as RefundStatus;
     const now = Date.now();
-    if (!wasSucceeded && refund.status === 'succeeded') this.statement.recordRefund(refund, now);
-    if (wasSucceeded && refund.status === 'failed') refund.failure_balance_transaction = this.statement.recordRefundFailure(refund, now);
+    const bookedAt = created === undefined ? now : created * 1000;
+    if (!wasSucceeded && refund.status === 'succeeded') this.statement.recordRefund(refund, bookedAt);
+    if (wasSucceeded && refund.status === 'failed') refund.failure_balance_transaction = this.statement.recordRefundFailure(refund, bookedAt);
     const events = [buildEvent(refund.status === 'failed' ? 'refund.failed' : 'refund.updated', refund, NO_ORIGIN, now)];
     const intent = this.intentStore.get(refund.payment_intent);
     if (intent && refund.status === 'succeeded') events.push(buildEvent('charge.refunded', refundedCharge(intent, this.refundedOf(intent.id)), NO_ORIGIN, now));

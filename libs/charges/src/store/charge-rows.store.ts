@@ -25,8 +25,8 @@ export async function insertCharge(db: DataSource, c: ChargeEntity): Promise<voi
  * SQL, for the charge row `c`: what the provider refunded of it with no refund of ours holding that money, as
  * reconciliation found, open or acknowledged alike (a person's acknowledgement does not bring the money back):
  * its `refund_provider_only` divergences (a refund we did not make, or one we recorded as failed; one an attempt of
- * ours holds again, not failed, is in refund_committed_cents and counts once), and what a `refund_amount_mismatch`
- * refunded beyond our refund's own amount.
+ * ours holds again, not failed, is in refund_committed_cents and counts once; one the provider reversed later, a
+ * `refund_failure` line, moved nothing), and what a `refund_amount_mismatch` refunded beyond our refund's own amount.
  */
 const PROVIDER_ONLY_REFUNDED = `COALESCE((
   SELECT sum(CASE WHEN d.kind = 'refund_provider_only' THEN d.amount_cents
@@ -34,7 +34,7 @@ const PROVIDER_ONLY_REFUNDED = `COALESCE((
     FROM reconciliation_divergences d
    WHERE d.charge_id = c.id
      AND (d.kind = 'refund_amount_mismatch'
-          OR (d.kind = 'refund_provider_only'
+          OR (d.kind = 'refund_provider_only' AND NOT d.detail ? 'reversedAtProvider'
               AND NOT EXISTS (SELECT 1 FROM attempts x
                                WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_ref = d.provider_charge_id))))), 0)`;
 
@@ -91,19 +91,20 @@ export async function recordDisputeStatus(em: EntityManager, chargeId: string, d
 /**
  * Reconciliation's totals: the refunded and disputed amounts of every charge a statement's movements (in
  * `stagingTable`, for `provider`) touch, recomputed from all movement lines ever kept, so re-running a day never
- * counts twice. Only rows whose totals change are written.
+ * counts twice. A refund's reversal (`refund_failure`, positive) takes its refund back out of the refunded amount,
+ * whichever day each was read. Only rows whose totals change are written.
  */
 export async function recomputeStatementMovedBack(client: PoolClient, stagingTable: string, provider: string): Promise<void> {
   await client.query(
     `UPDATE charges c
         SET provider_refunded_cents = t.refunded, provider_disputed_cents = t.disputed
        FROM (SELECT m.charge_id,
-                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind = 'refund'), 0) AS refunded,
-                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind <> 'refund'), 0) AS disputed
+                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind IN ('refund', 'refund_failure')), 0) AS refunded,
+                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind IN ('dispute', 'dispute_reversal')), 0) AS disputed
                FROM reconciliation_money_movements m
               WHERE m.charge_id IN (SELECT k.charge_id FROM reconciliation_money_movements k
                                       JOIN ${stagingTable} s ON s.line_id = k.line_id AND k.provider = $1
-                                     WHERE s.kind IN ('refund','dispute','dispute_reversal'))
+                                     WHERE s.kind IN ('refund','refund_failure','dispute','dispute_reversal'))
               GROUP BY m.charge_id) t
       WHERE c.id = t.charge_id
         AND (c.provider_refunded_cents, c.provider_disputed_cents) IS DISTINCT FROM (t.refunded, t.disputed)`,

@@ -4,22 +4,22 @@ import { ChargeEntity } from './charge.entity.js';
 import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
 
 /**
- * A refund or dispute line of a provider statement, kept once per provider line id so that re-running a day
+ * A refund, refund reversal or dispute line of a provider statement, kept once per provider line id so that re-running a day
  * never counts it twice; a charge's provider refunded/disputed amounts are sums over these.
  */
 @Entity('reconciliation_money_movements')
 @Index('ix_reconciliation_money_movements_charge', ['chargeId'])
-@Check('reconciliation_money_movements_kind_check', `kind IN ('refund','dispute','dispute_reversal')`)
+@Check('reconciliation_money_movements_kind_check', `kind IN ('refund','refund_failure','dispute','dispute_reversal')`)
 export class ReconciliationMoneyMovementEntity {
   @PrimaryColumn('text') provider: string;
   @PrimaryColumn('text', { name: 'line_id' }) lineId: string;
-  @Column('text') kind: 'refund' | 'dispute' | 'dispute_reversal';
+  @Column('text') kind: 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal';
   @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'reconciliation_money_movements_charge_id_fkey' })
   charge?: Relation<ChargeEntity>;
-  /** Signed as in the statement: a refund or dispute is negative. */
+  /** Signed as in the statement: a refund or dispute is negative, a refund's reversal positive. */
   @Column('bigint', { name: 'amount_cents', transformer: bigintNumber }) amountCents: number;
   @Column('text') currency: string;
   @Column('timestamptz', { name: 'occurred_at' }) occurredAt: Date;
