@@ -43,6 +43,19 @@ describe('the Efí adapter and simulator against the official SDK schemas', () =
     expect(PixSendResponseSchema.safeParse(answer.json).error).toBeUndefined();
   });
 
+  it('answers a send it declines as PixSendResponseSchema says (in progress), the refusal shown by the lookup', async () => {
+    const attemptId = randomUUID();
+    const idEnvio = idEnvioForAttempt(attemptId);
+    efi.setFaults({ rules: [{ fault: 'decline', match: { idempotencyKey: idEnvio } }] });
+    const body = adapter.encodePixSend({ attemptId, amountCents: 900, currency: 'brl', payeePixKey: 'payee@example.com.br' });
+    const answer = await call('PUT', `/v3/gn/pix/${idEnvio}`, body);
+    expect(answer.status).toBe(201);
+    expect(PixSendResponseSchema.safeParse(answer.json).error).toBeUndefined();
+    const found = await call('GET', `/v2/gn/pix/enviados/id-envio/${idEnvio}`);
+    expect(PixSendDetailIdResponseSchema.safeParse(found.json).error).toBeUndefined();
+    expect(found.json.status).toBe('NAO_REALIZADO');
+  });
+
   it('answers a lookup by idEnvio, settled and returned, as PixSendDetailIdResponseSchema says', async () => {
     const { idEnvio } = await sent(2_000);
     efi.settle(idEnvio, 'REALIZADO');

@@ -275,11 +275,12 @@ describe('Efí Pix adapter over mutual TLS', () => {
     }
   });
 
-  it('reports a transfer the provider refused (NAO_REALIZADO) as failed, by response and by lookup', async () => {
+  it('reports a transfer the provider refused (NAO_REALIZADO) as failed by lookup, its send having answered only EM_PROCESSAMENTO', async () => {
     const efi = gateway();
     const declined = newTransfer(efi);
     sim.setFaults({ rules: [{ fault: 'decline', match: { idempotencyKey: declined.idEnvio } }] });
-    expect(await efi.sendPix(declined.idEnvio, declined.body)).toMatchObject({ kind: 'response', providerOutcome: 'failed' });
+    // As the official SDK's schema has it: the PUT answers a transfer in progress, never its refusal.
+    expect(await efi.sendPix(declined.idEnvio, declined.body)).toMatchObject({ kind: 'response', httpStatus: 201, providerOutcome: 'pending' });
     expect(await efi.findTransfer(declined.idEnvio)).toMatchObject({ kind: 'found', charges: [{ outcome: 'failed' }] });
     expect(debits(declined.idEnvio)).toBe(0);
 

@@ -72,13 +72,17 @@ export class EfiEngine {
     return expiresAt !== undefined && Date.now() < expiresAt;
   }
 
-  /** Executes a transfer: debits the payer (unless declined on the spot) and schedules its settlement. */
+  /**
+   * Executes a transfer: `EM_PROCESSAMENTO`, the only status the official SDK's schema gives the PUT's answer. It
+   * debits the payer and schedules its settlement, unless declined: then nothing is debited and the caller settles
+   * it `NAO_REALIZADO` once it has answered (a refusal is learnt by lookup or webhook, never from the send).
+   */
   execute(input: NewTransfer, declined = false): EfiTransfer {
     const now = new Date();
     const transfer: EfiTransfer = {
       ...input,
       endToEndId: newEndToEndId(now),
-      status: declined ? 'NAO_REALIZADO' : 'EM_PROCESSAMENTO',
+      status: 'EM_PROCESSAMENTO',
       horario: { solicitacao: now.toISOString() },
     };
     this.transfers.add(transfer, !declined);

@@ -62,6 +62,7 @@ export async function sendPixRoute(engine: EfiEngine, idEnvio: string, request: 
   if (fault === '500_after_create') return reply(500, efiErrors.internal());
   if (fault === 'hang_after_create') return engine.hangs.hold(response, engine.config.hangMs);
   reply(201, transferView(transfer));
+  if (fault === 'decline') engine.settle(idEnvio, 'NAO_REALIZADO');
 }
 
 function readTransfer(idEnvio: string, raw: string): NewTransfer | { error: string } {
