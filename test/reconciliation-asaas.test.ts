@@ -127,4 +127,25 @@ describe('nightly reconciliation of Asaas payments', () => {
     expect(then).toMatchObject({ linesRead: 1, divergences: { provider_only: 1 } });
     expect((await divergencesOf(then.id)).provider_only).toEqual([card.id]);
   });
+
+  it('a success of 23:59 that Asaas books the next day is missing on its day, then closed by the day that books it', async () => {
+    const late = await succeeded();
+    const yesterday = addDays(today, -1);
+    // Sent a minute before midnight; Asaas dates the payment by the day it confirmed it: today.
+    await stack.db.query(`UPDATE attempts SET created_at = $2 WHERE id = $1`, [late.attempt.id, `${yesterday}T23:59:00Z`]);
+    const missing = async () =>
+      stack.db.query<Array<{ status: string; note: string | null; detail: { foundLater?: Array<{ day: string; amountCents: number }> } }>>(
+        `SELECT status, note, detail FROM reconciliation_divergences WHERE kind = 'missing_at_provider' AND attempt_id = $1`,
+        [late.attempt.id],
+      );
+    await run({ source: 'api', date: yesterday });
+    expect((await missing()).map((d) => d.status)).toEqual(['open']);
+    await run({ source: 'api' });
+    const [closed] = await missing();
+    expect(closed).toMatchObject({ status: 'acknowledged', note: 'found on a later statement', detail: { foundLater: [{ day: today, amountCents: 4990 }] } });
+    // Neither day's re-run opens it again or counts the sighting twice.
+    await run({ source: 'api', date: yesterday });
+    await run({ source: 'api' });
+    expect(await missing()).toMatchObject([{ status: 'acknowledged', detail: { foundLater: [{ day: today }] } }]);
+  });
 });

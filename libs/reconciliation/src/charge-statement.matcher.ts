@@ -5,7 +5,7 @@ import { recomputeStatementMovedBack } from '@app/charges/store';
 import { recordClassifiedLines, recordMissingDivergences, type MatchScope, type SettleCandidate, type StatementMatcher } from './statement.matching.js';
 import { STAGING_TABLE } from './statement.staging.js';
 import { withRefundChargesLocked } from './refund-charge.lock.js';
-import { closeRefundsFoundLater, closeRefundsReversedLater } from './refunds-found-later.js';
+import { closeChargesFoundLater, closeRefundsFoundLater, closeRefundsReversedLater } from './found-later.js';
 import { recordRefundsCancelledAtProvider } from './refunds-cancelled-at-provider.js';
 import { findRefundSettleCandidates, recordRefundDivergences, recordRefundsMissingAtProvider, refundLineOfRun } from './refund-statement.matcher.js';
 
@@ -152,6 +152,7 @@ export const CHARGE_STATEMENT_MATCHER: StatementMatcher = {
     (await recordChargeDivergences(client, scope)) + (await withRefundChargesLocked(client, scope, () => recordRefundDivergences(client, scope))),
   recordMissingAtProvider: async (client, scope) => {
     await recordMissingAtProvider(client, scope);
+    await closeChargesFoundLater(client, scope);
     await recordRefundsMissingAtProvider(client, scope);
     await recordRefundsCancelledAtProvider(client, scope);
     await closeRefundsFoundLater(client, scope);

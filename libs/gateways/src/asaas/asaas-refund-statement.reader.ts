@@ -19,7 +19,7 @@ import { asaasRefundId, refundAttemptIn } from './asaas-refund.js';
  * A refund enters the extrato once DONE, which may be days after its `dateCreated` [U]: so every DONE refund of a
  * named payment is a line whatever its date (the matcher classifies those dated before the day, and keys them by
  * refund id, so two days that see one refund count it once). The extrato is read for the day alone: our refund of
- * the day booked later is missing at its run and closed by the run of the day that books it (refunds-found-later).
+ * the day booked later is missing at its run and closed by the run of the day that books it (found-later).
  * Reading the next day too found only what was booked before the nightly run (02:00), at the price of paging a day
  * still moving (StatementMovedError, up to failing the run) and of twice the entries of a day read after the fact.
  */
