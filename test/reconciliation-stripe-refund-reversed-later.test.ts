@@ -73,4 +73,23 @@ describe('a Stripe refund reversed on a later day than its refund line', () => {
     const whole = await refund(stack, chargeId, 4990);
     expect(whole.status).toBe('succeeded');
   });
+
+  it("the reversal's day reconciled first: the refund's day, run later, sees the reversal kept and records nothing", async () => {
+    const customerId = `cus_rev2${Date.now()}`;
+    const charge = await succeededCharge(stack, { customerId });
+    stack.sim.setFaults({ rules: [{ fault: 'decline', match: { customerId } }] });
+    const refused = await refund(stack, charge.id, 1500);
+    stack.sim.setFaults({ rules: [] });
+    const refundId = stack.sim.refunds({ refundAttemptId: refused.attempts[0].id })[0].id;
+    const twoDaysAgo = addDays(today, -2);
+    stack.sim.setRefundStatus(refundId, 'succeeded', noonOf(twoDaysAgo));
+    stack.sim.setRefundStatus(refundId, 'failed', noonOf(yesterday));
+    await reconcile(stack, yesterday);
+    await reconcile(stack, twoDaysAgo);
+    expect(await stack.db.query(`SELECT kind FROM reconciliation_divergences WHERE provider_charge_id = $1`, [refundId])).toEqual([]);
+    expect(await stack.db.query(`SELECT id FROM review_items WHERE attempt_id = $1`, [refused.attempts[0].id])).toEqual([]);
+    const [row] = await stack.db.query(`SELECT provider_refunded_cents AS c FROM charges WHERE id = $1`, [charge.id]);
+    expect(Number(row.c)).toBe(0);
+    expect((await refund(stack, charge.id, 4990)).status).toBe('succeeded');
+  });
 });

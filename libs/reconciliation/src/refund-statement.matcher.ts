@@ -21,12 +21,15 @@ export function refundLineOfRun(s: string, end: string): string {
 }
 
 /**
- * SQL: the refund line `s` has no `refund_failure` staged beside it. A reversed refund moved no money: its line
- * proves nothing for a failed attempt of ours and is no provider-only refund (refunds-cancelled-at-provider.ts
- * puts a reversal of a refund we recorded succeeded to a person).
+ * SQL: the refund line `s` has no `refund_failure`, staged beside it or kept by the run of a later day that was read
+ * first. A reversed refund moved no money: its line proves nothing for a failed attempt of ours and is no
+ * provider-only refund (refunds-cancelled-at-provider.ts puts a reversal of a refund we recorded succeeded to a
+ * person; found-later.ts closes a provider-only refund whose reversal a later day shows).
  */
-function notReversed(s: string): string {
-  return `NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} f WHERE f.kind = 'refund_failure' AND f.reference = ${s}.reference)`;
+function notReversed(s: string, provider: string): string {
+  return `NOT EXISTS (SELECT 1 FROM ${STAGING_TABLE} f WHERE f.kind = 'refund_failure' AND f.reference = ${s}.reference)
+          AND NOT EXISTS (SELECT 1 FROM reconciliation_money_movements k
+                           WHERE k.kind = 'refund_failure' AND k.provider = ${provider} AND k.reference = ${s}.reference)`;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function findRefundSettleCandidates(client: PoolClient, scope: Matc
         AND s.reference IS NOT NULL
         AND (a.status = 'failed' OR (-s.amount_cents = r.amount_cents AND s.currency = r.currency))
         AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.provider_ref = s.reference AND o.id <> a.id)
-        AND ${notReversed('s')}
+        AND ${notReversed('s', '$1')}
         AND ${lineNotYetReviewed('a.id', 's.line_id')}
       ORDER BY a.id, s.created_at, s.line_id`,
     [scope.provider, scope.window.end],
@@ -76,7 +79,7 @@ export async function recordRefundDivergences(client: PoolClient, scope: MatchSc
          LEFT JOIN attempts a ON a.provider_ref = s.reference AND a.provider = $2 AND a.operation = 'refund'
          LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'refund'
          LEFT JOIN refunds r ON r.id = COALESCE(a.refund_id, ar.refund_id)
-        WHERE ${refundLineOfRun('s', '$5')} AND ${notReversed('s')}
+        WHERE ${refundLineOfRun('s', '$5')} AND ${notReversed('s', '$2')}
      ), classified AS (
        SELECT line_id, reference AS provider_charge_id, COALESCE(reference, line_id) AS subject, charge_id AS owner_id, attempt_id,
               amount_cents, currency, created_at AS seen_at,

@@ -91,17 +91,21 @@ export async function recordDisputeStatus(em: EntityManager, chargeId: string, d
 /**
  * Reconciliation's totals: the refunded and disputed amounts of every charge a statement's movements (in
  * `stagingTable`, for `provider`) touch, recomputed from all movement lines ever kept, so re-running a day never
- * counts twice. A refund's reversal (`refund_failure`, positive) takes its refund back out of the refunded amount,
- * whichever day each was read. Only rows whose totals change are written.
+ * counts twice. A refund's reversal (`refund_failure`, positive) takes its refund back out of the refunded amount
+ * once its refund line is kept too, whichever day each was read (alone, it would make the total negative). Only rows
+ * whose totals change are written.
  */
 export async function recomputeStatementMovedBack(client: PoolClient, stagingTable: string, provider: string): Promise<void> {
   await client.query(
     `UPDATE charges c
         SET provider_refunded_cents = t.refunded, provider_disputed_cents = t.disputed
        FROM (SELECT m.charge_id,
-                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind IN ('refund', 'refund_failure')), 0) AS refunded,
+                    COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind = 'refund' OR m.reverses_a_kept_refund), 0) AS refunded,
                     COALESCE(-sum(m.amount_cents) FILTER (WHERE m.kind IN ('dispute', 'dispute_reversal')), 0) AS disputed
-               FROM reconciliation_money_movements m
+               FROM (SELECT v.*, v.kind = 'refund_failure'
+                                 AND EXISTS (SELECT 1 FROM reconciliation_money_movements r
+                                              WHERE r.charge_id = v.charge_id AND r.kind = 'refund' AND r.reference = v.reference) AS reverses_a_kept_refund
+                       FROM reconciliation_money_movements v) m
               WHERE m.charge_id IN (SELECT k.charge_id FROM reconciliation_money_movements k
                                       JOIN ${stagingTable} s ON s.line_id = k.line_id AND k.provider = $1
                                      WHERE s.kind IN ('refund','refund_failure','dispute','dispute_reversal'))

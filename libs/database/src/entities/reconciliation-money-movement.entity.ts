@@ -9,12 +9,15 @@ import { ReconciliationRunEntity } from './reconciliation-run.entity.js';
  */
 @Entity('reconciliation_money_movements')
 @Index('ix_reconciliation_money_movements_charge', ['chargeId'])
+@Index('ix_reconciliation_money_movements_reversal', ['provider', 'reference'], { where: "kind = 'refund_failure'" })
 @Check('reconciliation_money_movements_kind_check', `kind IN ('refund','refund_failure','dispute','dispute_reversal')`)
 export class ReconciliationMoneyMovementEntity {
   @PrimaryColumn('text') provider: string;
   @PrimaryColumn('text', { name: 'line_id' }) lineId: string;
   @Column('text') kind: 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal';
   @Column('text', { name: 'provider_charge_id', nullable: true }) providerChargeId: string | null;
+  /** A refund's own id, on its refund line and its reversal alike (null for disputes and lines kept before). */
+  @Column('text', { nullable: true }) reference: string | null;
   @Column('uuid', { name: 'charge_id', nullable: true }) chargeId: string | null;
   @ManyToOne(() => ChargeEntity, { nullable: true })
   @JoinColumn({ name: 'charge_id', foreignKeyConstraintName: 'reconciliation_money_movements_charge_id_fkey' })
