@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EfiPixGateway } from '@app/gateways';
-import { dayOf } from '@app/reconciliation';
+import { addDays, dayOf } from '@app/reconciliation';
 import { startEfiSimulator, type EfiSimulator } from '@app/simulator';
 import { balanceOf, fundedAccount, payoutBody } from './support/payouts.js';
 import { reconcile } from './support/reconciliation.js';
@@ -117,5 +117,26 @@ describe('returned Pix payouts', () => {
     expect(await creditsOf(`pix_return:efi:${planted.foreignRtr}`)).toEqual([]);
     // The transfer left; what is in doubt is the return, so the payout stays paid and shows nothing back.
     expect(await payoutView(planted.overReturned.id)).toMatchObject({ status: 'succeeded', returnedCents: 0, returns: [] });
+  });
+
+  it("credits a return that came after its transfer's day was reconciled at the next day's run, without running that day again", async () => {
+    const yesterday = addDays(today, -1);
+    const late = await paidPayout(800);
+    // Sent yesterday (our attempt and Efí's transfer alike), and reconciled then with nothing back yet.
+    efi.backdateTransfer(idEnvio(late.attemptId), new Date(`${yesterday}T12:00:00Z`));
+    await stack.db.query(`UPDATE attempts SET created_at = $2 WHERE id = $1`, [late.attemptId, `${yesterday}T12:00:00Z`]);
+    await reconcile(stack, yesterday, 'api', 'efi');
+    expect(await payoutView(late.id)).toMatchObject({ returnedCents: 0 });
+    const before = await balanceOf(stack, accountId);
+
+    const { rtrId } = efi.returnPix(idEnvio(late.attemptId), 300);
+    await reconcile(stack, today, 'api', 'efi');
+    expect(await creditsOf(`pix_return:efi:${rtrId}`)).toEqual([{ amount_cents: '300' }]);
+    expect(await payoutView(late.id)).toMatchObject({ status: 'succeeded', returnedCents: 300, returns: [{ rtrId, amountCents: 300 }] });
+    expect((await balanceOf(stack, accountId)).availableCents).toBe(before.availableCents + 300);
+    // Yesterday's run again, and today's: still one credit.
+    await reconcile(stack, yesterday, 'api', 'efi');
+    await reconcile(stack, today, 'api', 'efi');
+    expect(await creditsOf(`pix_return:efi:${rtrId}`)).toHaveLength(1);
   });
 });

@@ -224,6 +224,13 @@ export class AppConfig extends ProviderSettings {
   @Type(() => Number) @IsInt() @Min(1000)
   RECONCILIATION_LEASE_MS = 60_000;
 
+  /**
+   * A payouts provider's run also reads the sent Pix of this many days before its day, for their returns alone (a
+   * payee's bank sends a Pix back days later, and the list is asked by send time); 0 reads the day's own only.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(90)
+  RECONCILIATION_PIX_RETURNS_DAYS = 7;
+
   /** The statement is read this far past the day's end, so a charge sent just before midnight is not "missing". */
   @Type(() => Number) @IsInt() @Min(0)
   RECONCILIATION_MARGIN_MS = 3600_000;

@@ -13,7 +13,8 @@ const VERDICTS = 'reconciliation_pix_return_verdicts';
  * one recorder, in a transaction of its own: money back on a transfer of ours that left is credited to the
  * payout's account once per rtrId; any other return is a `pix_return_unmatched` divergence (with its review item
  * on the attempt, when there is one), and nothing is credited. Returns are read with their transfer, whatever day
- * they came back on, so a re-run of a day catches returns that came after its first run.
+ * they came back on: the day's own sent Pix, and those of RECONCILIATION_PIX_RETURNS_DAYS earlier days read again
+ * for their returns alone, so a return that came after its day's run is credited by a later night's.
  */
 @Injectable()
 export class PayoutReturnsStep {

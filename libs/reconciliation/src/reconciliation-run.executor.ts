@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry, StatementNotYetAvailableError } from '@app/gateways';
 import type { ClaimedRun } from './reconciliation-run.lease.js';
-import { dayWindow } from './rules/reconciliation-day.js';
+import { addDays, dayWindow } from './rules/reconciliation-day.js';
 import { copyWholeStatement, createStagingTable, dropStagingTable, indexStagingTable } from './statement.staging.js';
 import { CHARGE_STATEMENT_MATCHER } from './charge-statement.matcher.js';
 import { PAYOUT_STATEMENT_MATCHER } from './payout-statement.matcher.js';
@@ -65,15 +65,21 @@ export class ReconciliationRunExecutor {
     const window = dayWindow(run.day, this.config.RECONCILIATION_TZ);
     const scope: MatchScope = { runId: run.id, provider: run.provider, day: run.day, window };
     const phases = new RunPhases();
+    const earlierDays = Array.from({ length: this.config.RECONCILIATION_PIX_RETURNS_DAYS }, (_, i) => dayWindow(addDays(run.day, -1 - i), this.config.RECONCILIATION_TZ));
     const open = () =>
-      openStatement(this.gateways, run.provider, {
-        from: window.start,
-        to: statementReadEnd(this.gateways, run.provider, window.end, this.config.RECONCILIATION_MARGIN_MS),
-        source: run.source,
-        requestKey: `reconciliation-${run.id}`,
-        signal,
-        timing: phases,
-      });
+      openStatement(
+        this.gateways,
+        run.provider,
+        {
+          from: window.start,
+          to: statementReadEnd(this.gateways, run.provider, window.end, this.config.RECONCILIATION_MARGIN_MS),
+          source: run.source,
+          requestKey: `reconciliation-${run.id}`,
+          signal,
+          timing: phases,
+        },
+        earlierDays,
+      );
     const payouts = open().subject === 'payouts';
     const matcher = payouts ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
     await createStagingTable(client);

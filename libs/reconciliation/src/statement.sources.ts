@@ -24,12 +24,27 @@ export function statementReadEnd(gateways: GatewayRegistry, provider: string, da
 /**
  * Opens the day's statement of a provider as normalised lines, and says what they are matched against. A payout
  * gateway's sent-Pix list becomes balance changes like any other statement, so one staging table serves both.
+ * `returnsSince` (payouts only): the windows of earlier days whose sent Pix are read again for their returns alone.
+ * A payee's bank sends a Pix back days after it left, and the list is asked by when a Pix was sent, so a return
+ * that came after its own day's run would otherwise be read only if that day were run again.
  */
-export function openStatement(gateways: GatewayRegistry, provider: string, request: StatementRequest): { subject: StatementSubject; lines: AsyncIterable<StatementLine> } {
+export function openStatement(
+  gateways: GatewayRegistry,
+  provider: string,
+  request: StatementRequest,
+  returnsSince: ReadonlyArray<{ start: Date; end: Date }> = [],
+): { subject: StatementSubject; lines: AsyncIterable<StatementLine> } {
   const ports = gateways.forAttempt(provider);
   if (!ports.offers('payout')) return { subject: 'charges', lines: ports.port('charge').statement(request) };
   if (!ports.capabilities.statementSources.includes(request.source)) throw new StatementUnsupportedError(provider, request.source);
-  return { subject: 'payouts', lines: sentPixAsBalanceChanges(ports.port('payout').sentPixStatement(request.from, request.to, request.signal)) };
+  const payout = ports.port('payout');
+  return {
+    subject: 'payouts',
+    lines: (async function* () {
+      yield* sentPixAsBalanceChanges(payout.sentPixStatement(request.from, request.to, request.signal));
+      for (const window of returnsSince) yield* returnsOf(payout.sentPixStatement(window.start, window.end, request.signal));
+    })(),
+  };
 }
 
 /**
@@ -51,19 +66,28 @@ async function* sentPixAsBalanceChanges(lines: AsyncIterable<SentPixLine>): Asyn
       reference: line.transferId,
       providerStatus: line.status,
     };
-    for (const back of line.returns) {
-      yield {
-        lineId: back.rtrId,
-        kind: 'payout_return',
-        providerChargeId: line.endToEndId,
-        attemptId: line.attemptId,
-        chargeId: null,
-        amountCents: back.amountCents,
-        currency: line.currency,
-        createdAt: back.returnedAt,
-        reference: line.transferId,
-        providerStatus: 'DEVOLVIDO',
-      };
-    }
+    yield* returnLinesOf(line);
+  }
+}
+
+/** An earlier day's sent Pix, read for what came back of them only: their own lines are that day's run's. */
+async function* returnsOf(lines: AsyncIterable<SentPixLine>): AsyncIterable<StatementLine> {
+  for await (const line of lines) yield* returnLinesOf(line);
+}
+
+function* returnLinesOf(line: SentPixLine): Iterable<StatementLine> {
+  for (const back of line.returns) {
+    yield {
+      lineId: back.rtrId,
+      kind: 'payout_return',
+      providerChargeId: line.endToEndId,
+      attemptId: line.attemptId,
+      chargeId: null,
+      amountCents: back.amountCents,
+      currency: line.currency,
+      createdAt: back.returnedAt,
+      reference: line.transferId,
+      providerStatus: 'DEVOLVIDO',
+    };
   }
 }

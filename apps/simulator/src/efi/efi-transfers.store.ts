@@ -64,6 +64,14 @@ export class EfiTransferStore {
     if (debited) this.debitsByIdEnvio[transfer.idEnvio] = (this.debitsByIdEnvio[transfer.idEnvio] ?? 0) + 1;
   }
 
+  /** As if requested at `requestedAt`: the statement lists it on that day. */
+  backdate(idEnvio: string, requestedAt: Date): void {
+    const transfer = this.byIdEnvio.get(idEnvio);
+    if (!transfer) throw new Error(`no transfer with idEnvio ${idEnvio}`);
+    transfer.horario.solicitacao = requestedAt.toISOString();
+    this.sorted = null;
+  }
+
   /** A request executing late holds its idEnvio: a repeat meanwhile is told it is in progress. */
   markInFlight(idEnvio: string, inFlight: boolean): void {
     if (inFlight) this.inFlight.add(idEnvio);

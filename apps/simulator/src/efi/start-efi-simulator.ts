@@ -32,6 +32,8 @@ export interface EfiSimulator {
   settle(idEnvio: string, status: EfiPixStatus): EfiTransfer;
   /** The payee's bank sends back `cents` of an executed transfer: it shows in the Pix's `devolucoes`. */
   returnPix(idEnvio: string, cents: number, at?: Date): { rtrId: string; valor: string; horario: string };
+  /** Moves when a transfer was requested (its statement day), as if it had been sent then. */
+  backdateTransfer(idEnvio: string, requestedAt: Date): void;
   refuseConnections(): Promise<void>;
   acceptConnections(): Promise<void>;
   webhookDeliveries(): EfiWebhookDelivery[];
@@ -58,6 +60,7 @@ export async function startEfiSimulator(options: EfiSimulatorOptions = {}): Prom
     plantTransfers: (transfers) => engine.plant(transfers),
     settle: (idEnvio, status) => structuredClone(engine.settle(idEnvio, status)),
     returnPix: (idEnvio, cents, at) => engine.returnPix(idEnvio, cents, at),
+    backdateTransfer: (idEnvio, requestedAt) => engine.transfers.backdate(idEnvio, requestedAt),
     refuseConnections: async () => {
       if (api.accepting) engine.countFault('refuse_connections');
       await api.refuse();
