@@ -138,9 +138,14 @@ describe('nightly reconciliation of Asaas payments', () => {
         `SELECT status, note, detail FROM reconciliation_divergences WHERE kind = 'missing_at_provider' AND attempt_id = $1`,
         [late.attempt.id],
       );
+    // Another success of 23:59 whose payment never books: a payment carrying its reference is not that payment.
+    const other = await succeeded();
+    await stack.db.query(`UPDATE attempts SET created_at = $2, provider_ref = $3 WHERE id = $1`, [other.attempt.id, `${yesterday}T23:59:00Z`, `pay_gone${randomUUID().slice(0, 6)}`]);
+    const otherMissing = () => stack.db.query<Array<{ status: string }>>(`SELECT status FROM reconciliation_divergences WHERE kind = 'missing_at_provider' AND attempt_id = $1`, [other.attempt.id]);
     await run({ source: 'api', date: yesterday });
     expect((await missing()).map((d) => d.status)).toEqual(['open']);
     await run({ source: 'api' });
+    expect(await otherMissing()).toEqual([{ status: 'open' }]);
     const [closed] = await missing();
     expect(closed).toMatchObject({ status: 'acknowledged', note: 'found on a later statement', detail: { foundLater: [{ day: today, amountCents: 4990 }] } });
     // Neither day's re-run opens it again or counts the sighting twice.

@@ -136,7 +136,9 @@ async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Prom
        LEFT JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'
        LEFT JOIN attempts ar ON a.id IS NULL AND ar.id = s.attempt_ref AND ar.provider = $2 AND ar.operation = 'charge'
       WHERE s.kind IN ('refund','refund_failure','dispute','dispute_reversal') AND (s.created_at >= $3 OR ${refundLineOfRun('s', '$4')}) AND s.created_at < $4
-     ON CONFLICT (provider, line_id) DO NOTHING`,
+     -- A refund line kept before movements knew their refund id gains it when a run reads the line again.
+     ON CONFLICT (provider, line_id) DO UPDATE SET reference = EXCLUDED.reference
+        WHERE reconciliation_money_movements.reference IS NULL AND EXCLUDED.reference IS NOT NULL`,
     [scope.runId, scope.provider, scope.window.start, scope.window.end],
   );
   await recomputeStatementMovedBack(client, STAGING_TABLE, scope.provider);

@@ -79,6 +79,7 @@ export class ReconciliationRunExecutor {
           timing: phases,
         },
         earlierDays,
+        (earlier, error) => this.logger.warn({ runId: run.id, provider: run.provider, from: earlier.start, err: error }, "an earlier day's sent Pix could not be read for returns; a later night reads them"),
       );
     const payouts = open().subject === 'payouts';
     const matcher = payouts ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;

@@ -33,6 +33,7 @@ export function openStatement(
   provider: string,
   request: StatementRequest,
   returnsSince: ReadonlyArray<{ start: Date; end: Date }> = [],
+  onReturnsUnread: (window: { start: Date; end: Date }, error: unknown) => void = () => {},
 ): { subject: StatementSubject; lines: AsyncIterable<StatementLine> } {
   const ports = gateways.forAttempt(provider);
   if (!ports.offers('payout')) return { subject: 'charges', lines: ports.port('charge').statement(request) };
@@ -42,7 +43,15 @@ export function openStatement(
     subject: 'payouts',
     lines: (async function* () {
       yield* sentPixAsBalanceChanges(payout.sentPixStatement(request.from, request.to, request.signal));
-      for (const window of returnsSince) yield* returnsOf(payout.sentPixStatement(window.start, window.end, request.signal));
+      for (const window of returnsSince) {
+        // An earlier day its own run could not read must not fail this day's: its returns wait for a later night.
+        try {
+          yield* returnsOf(payout.sentPixStatement(window.start, window.end, request.signal));
+        } catch (error) {
+          if (request.signal?.aborted) throw error;
+          onReturnsUnread(window, error);
+        }
+      }
     })(),
   };
 }
