@@ -60,6 +60,30 @@ describe('request text at the edge', () => {
     expect((await fetch(`${stack.baseUrl}/finance/charges?query=${encodeURIComponent('pedido-ü')}`, { headers: stack.auth('reviewer') })).status).toBe(200);
   });
 
+  it('refuses a date that is no calendar day (2026-02-30) in a body or a query with 400 naming it, never a 500 or a roll into March', async () => {
+    const tag = `due-${randomUUID().slice(0, 8)}`;
+    const body = JSON.stringify({ orderId: tag, amountCents: 100, currency: 'brl', customerId: 'cus_edge', provider: 'asaas', billingType: 'BOLETO', dueDate: '2026-02-30' });
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain('dueDate must be a calendar date');
+    expect(await stored(`${tag}%`)).toBe(0);
+    const refused = [
+      ['/reconciliation/runs?from=2026-13-45', 'admin', 'from must be a calendar date'],
+      ['/reconciliation/runs?to=2026-02-30', 'admin', 'to must be a calendar date'],
+      ['/finance/reconciliation/calendar?to=2026-02-29', 'admin', 'to must be a calendar date'],
+      ['/review/items?olderThan=2026-02-30T10:00:00Z', 'reviewer', 'olderThan must be'],
+    ] as const;
+    for (const [path, role, message] of refused) {
+      const answer = await fetch(`${stack.baseUrl}${path}`, { headers: stack.auth(role) });
+      expect(answer.status, path).toBe(400);
+      expect(JSON.stringify(await answer.json()), path).toContain(message);
+    }
+    const leap = await fetch(`${stack.baseUrl}/reconciliation/runs?from=2028-02-29`, { headers: stack.auth('admin') });
+    expect(leap.status).toBe(200);
+    const run = await fetch(`${stack.baseUrl}/reconciliation/runs`, { method: 'POST', headers: { ...stack.auth('admin'), 'Content-Type': 'application/json' }, body: JSON.stringify({ provider: 'stripe', date: '2026-02-30' }) });
+    expect(run.status).toBe(400);
+  });
+
   it('still takes any well-formed text, emoji and accents included', async () => {
     const orderId = `ok-${randomUUID().slice(0, 8)}-pedido-ü-😀`;
     const res = await post(charge(orderId));

@@ -1,3 +1,3 @@
 export { DomainError, type DomainErrorKind } from './domain-error.js';
 export { isRecord, isUuid, parseJson } from './unknown-value.guards.js';
-export { addDays, dayOf } from './calendar-day.js';
+export { addDays, dayOf, isCalendarDay } from './calendar-day.js';

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsIP, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsCalendarDay } from '../edge/is-calendar-day.js';
 
 export class CreateChargeDto {
   @ApiProperty({ example: 'order-42' })
@@ -35,6 +36,6 @@ export class CreateChargeDto {
   billingType?: string;
 
   @ApiPropertyOptional({ example: '2026-12-20', description: 'YYYY-MM-DD (asaas); defaults to today in RECONCILIATION_TZ' })
-  @IsOptional() @IsString() @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
+  @IsOptional() @IsCalendarDay({ message: 'dueDate must be a calendar date as YYYY-MM-DD' })
   dueDate?: string;
 }

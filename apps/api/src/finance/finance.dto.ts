@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { ListDivergencesQuery } from '../reconciliation/reconciliation.dto.js';
+import { IsCalendarDay } from '../edge/is-calendar-day.js';
 
 export class ChargeLookupQueryDto {
   @ApiProperty({ description: 'a charge id, order id, customer id, or provider reference (payment intent / provider charge id)', example: 'order-1042' })
@@ -15,7 +16,7 @@ export class CalendarQuery {
   provider?: string;
 
   @ApiPropertyOptional({ description: 'the last day shown (default: yesterday in RECONCILIATION_TZ)', example: '2026-12-01' })
-  @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'to must be written YYYY-MM-DD' })
+  @IsOptional() @IsCalendarDay({ message: 'to must be a calendar date written YYYY-MM-DD' })
   to?: string;
 
   @ApiPropertyOptional({ default: 30, minimum: 1, maximum: 92 })

@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { DIVERGENCE_KINDS } from '@app/reconciliation';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+import { IsCalendarDay } from '../edge/is-calendar-day.js';
 
 export class CreateRunDto {
   @ApiProperty({ example: 'stripe' })
@@ -11,7 +10,7 @@ export class CreateRunDto {
   provider: string;
 
   @ApiProperty({ description: 'the day in RECONCILIATION_TZ', example: '2026-12-01' })
-  @IsString() @Matches(DAY, { message: 'date must be written YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'date must be a calendar date written YYYY-MM-DD' })
   date: string;
 
   @ApiPropertyOptional({ enum: ['api', 'report'], description: 'api paging (default) or the provider report file' })
@@ -23,10 +22,10 @@ export class ListRunsQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 50)
   provider?: string;
 
-  @ApiPropertyOptional({ example: '2026-11-01' }) @IsOptional() @Matches(DAY, { message: 'from must be written YYYY-MM-DD' })
+  @ApiPropertyOptional({ example: '2026-11-01' }) @IsOptional() @IsCalendarDay({ message: 'from must be a calendar date written YYYY-MM-DD' })
   from?: string;
 
-  @ApiPropertyOptional({ example: '2026-11-30' }) @IsOptional() @Matches(DAY, { message: 'to must be written YYYY-MM-DD' })
+  @ApiPropertyOptional({ example: '2026-11-30' }) @IsOptional() @IsCalendarDay({ message: 'to must be a calendar date written YYYY-MM-DD' })
   to?: string;
 }
 

@@ -1,7 +1,7 @@
-import { addDays, dayOf } from '@app/common';
+import { addDays, dayOf, isCalendarDay } from '@app/common';
 
-// The calendar-day helpers live in common, shared with the gateways' date-speaking APIs; reconciliation's callers keep their names.
-export { addDays, dayOf };
+// The calendar-day helpers live in common, shared with the gateways' date-speaking APIs and the api's checks; reconciliation's callers keep their names.
+export { addDays, dayOf, isCalendarDay };
 
 /**
  * A reconciliation day is a calendar day in the business's time zone (RECONCILIATION_TZ), not in UTC: in
@@ -12,17 +12,6 @@ export interface DayWindow {
   start: Date;
   /** Exclusive. */
   end: Date;
-}
-
-const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar date written YYYY-MM-DD. */
-export function isCalendarDay(day: string): boolean {
-  const match = DAY_PATTERN.exec(day);
-  if (!match) return false;
-  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const probe = new Date(Date.UTC(year, month - 1, date));
-  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === date;
 }
 
 export function dayWindow(day: string, timeZone: string): DayWindow {
