@@ -24,11 +24,12 @@ describe('authentication, roles and input validation', () => {
     expect(res.body.message).toMatch(/merchant/);
   });
 
-  it('serves health, metrics and docs without a token', async () => {
+  it('serves health and docs without a token, and metrics on the metrics port only (404 beside the merchant routes)', async () => {
     const health = await stack.http.get('/health');
     expect(health.status).toBe(200);
     expect(health.body.info).toMatchObject({ database: { status: 'up' }, redis: { status: 'up' } });
-    const metrics = (await stack.http.get('/metrics')).text;
+    expect((await stack.http.get('/metrics')).status).toBe(404);
+    const metrics = await stack.metrics();
     expect(metrics).toContain('charge_once_attempt_transitions_total');
     expect(metrics).toMatch(/charge_once_open_review_items \d+/);
     expect(metrics).toMatch(/charge_once_oldest_unknown_attempt_seconds [\d.]+/);

@@ -46,6 +46,7 @@ describe('npm start with a PostgreSQL that refuses the passwordless user, and no
       CHARGE_ONCE_DATA_DIR: dataDir,
       PORT: String(port),
       WORKER_HTTP_PORT: String(workerPort),
+      METRICS_PORT: '0',
       SIMULATOR_PORT: String(simPort),
       SIMULATOR_CONTROL_PORT: String(controlPort),
       SIMULATOR_EFI_PORT: String(efiPort),
@@ -159,6 +160,7 @@ describe('npm start with no Redis answering and no redis-server installed', () =
       REDIS_URL: `redis://127.0.0.1:${await freePortNumber()}`,
       PORT: String(await freePortNumber()),
       WORKER_HTTP_PORT: String(await freePortNumber()),
+      METRICS_PORT: '0',
       SIMULATOR_PORT: String(await freePortNumber()),
       SIMULATOR_CONTROL_PORT: String(await freePortNumber()),
     };
@@ -185,6 +187,7 @@ describe('npm start as root from a private folder (mode 700, as mktemp -d makes)
       CHARGE_ONCE_DATA_DIR: join(privateDir, '.data'),
       PORT: String(await freePortNumber()),
       WORKER_HTTP_PORT: String(await freePortNumber()),
+      METRICS_PORT: '0',
       SIMULATOR_PORT: String(await freePortNumber()),
       SIMULATOR_CONTROL_PORT: String(await freePortNumber()),
       SIMULATOR_EFI_PORT: String(await freePortNumber()),

@@ -45,11 +45,14 @@ describe('deploy/observability names only metrics the processes export', () => {
     for (const entry of Object.values(ENTRIES)) if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does) first`);
     sim = await startSimulator();
     const ports = { api: await freePortNumber(), worker: await freePortNumber() };
+    // The api serves its figures on its own metrics port only (no METRICS_TOKEN): its public port answers 404.
+    const metricsPort = await freePortNumber();
     const env = {
       ...process.env,
       QUEUE_PREFIX: `obs-${randomUUID().slice(0, 8)}`,
       PORT: String(ports.api),
       WORKER_HTTP_PORT: String(ports.worker),
+      METRICS_PORT: String(metricsPort),
       STRIPE_API_BASE: sim.apiUrl,
       STRIPE_SECRET_KEY: 'sk_test_simulator',
       API_TOKENS: `admin:obs-admin:${randomUUID()}`,
@@ -60,7 +63,9 @@ describe('deploy/observability names only metrics the processes export', () => {
       children.push(child);
       const url = `http://127.0.0.1:${ports[name as keyof typeof ports]}`;
       await waitFor(() => fetch(`${url}/health`).then((r) => r.status).catch(() => 0), (s) => s === 200, 30_000, `the ${name} /health`);
-      pages[name as keyof typeof pages] = await (await fetch(`${url}/metrics`)).text();
+      if (name === 'api') expect((await fetch(`${url}/metrics`)).status).toBe(404);
+      const scrape = name === 'api' ? `http://127.0.0.1:${metricsPort}/metrics` : `${url}/metrics`;
+      pages[name as keyof typeof pages] = await (await fetch(scrape)).text();
     }
   }, 90_000);
   afterAll(async () => {

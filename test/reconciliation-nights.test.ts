@@ -45,7 +45,7 @@ describe('no day goes unreconciled', () => {
       `SELECT id, gap_provider AS provider, gap_day::text AS day, state, attempt_id FROM review_items WHERE reason = 'reconciliation_gap' ORDER BY gap_day`,
     );
   const gauge = async (name: string) => {
-    const metrics = (await stack.http.get('/metrics')).text;
+    const metrics = await stack.metrics();
     return Number(new RegExp(`charge_once_reconciliation_${name}\\{provider="stripe"\\} (\\S+)`).exec(metrics)?.[1]);
   };
   const unreconciledDays = () => gauge('unreconciled_days');

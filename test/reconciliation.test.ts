@@ -146,7 +146,7 @@ describe('nightly reconciliation against the provider statement', () => {
     const [ours] = await stack.db.query(`SELECT provider_refunded_cents::int AS r, provider_disputed_cents::int AS d FROM charges WHERE id = $1`, [planted.refundedByUs]);
     expect(ours).toEqual({ r: 1200, d: 0 });
 
-    const metrics = (await stack.http.get('/metrics')).text;
+    const metrics = await stack.metrics();
     expect(metrics).toMatch(/charge_once_reconciliation_open_divergences\{kind="provider_only"\} 1/);
     expect(metrics).toMatch(/charge_once_reconciliation_last_run_lines\{provider="stripe"\} 12/);
     expect(metrics).toMatch(/charge_once_reconciliation_last_success_timestamp_seconds\{provider="stripe"\} \d+/);

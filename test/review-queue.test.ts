@@ -122,7 +122,7 @@ describe('review queue', () => {
   it('exports the queue by reason and age, and decisions by action, as metrics', async () => {
     await stack.http.post(`/review/items/${small.itemId}/claim`).set(alice.headers).expect(200);
     await stack.http.post(`/review/items/${small.itemId}/decision`).set(alice.headers).send({ action: 'succeeded', providerChargeId: small.intentId, reason: 'intent succeeded' }).expect(200);
-    const metrics = await stack.http.get('/metrics');
+    const metrics = { text: await stack.metrics() };
     expect(metrics.text).toMatch(/charge_once_review_items_waiting\{reason="tries_exhausted",state="open"\} \d+/);
     expect(metrics.text).toMatch(/charge_once_review_item_oldest_seconds\{reason="tries_exhausted",state="claimed"\} [\d.]+/);
     expect(metrics.text).toMatch(/charge_once_review_decisions_total\{action="succeeded",result="applied"\} [1-9]/);

@@ -23,6 +23,7 @@ describe('tracing at shutdown', () => {
       env: {
         ...process.env,
         PORT: String(port),
+        METRICS_PORT: '0',
         QUEUE_PREFIX: `trace-stop-${randomUUID().slice(0, 8)}`,
         API_TOKENS: `merchant:trace-merchant:${token}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,

@@ -35,6 +35,7 @@ describe('tracing: one submit is one trace from the request to the provider call
       QUEUE_PREFIX: `trace-${randomUUID().slice(0, 8)}`,
       PORT: String(ports.api),
       WORKER_HTTP_PORT: String(ports.worker),
+      METRICS_PORT: '0',
       STRIPE_API_BASE: sim.apiUrl,
       STRIPE_SECRET_KEY: 'sk_test_simulator',
       API_TOKENS: `merchant:trace-merchant:${token}`,

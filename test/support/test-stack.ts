@@ -13,6 +13,7 @@ import { ApiTokenService } from '@app/auth';
 import { AppConfig, loadConfig } from '@app/config';
 import { ResolutionModule } from '@app/resolution';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startSimulator, type EfiSimulator, type Simulator } from '@app/simulator';
+import { listenMetrics } from '@app/observability';
 
 export interface TestStack {
   app: INestApplication;
@@ -30,6 +31,8 @@ export interface TestStack {
   /** The stack merchant's id. */
   merchantId: string;
   auth(role: 'merchant' | 'reviewer' | 'admin'): { Authorization: string };
+  /** The api's metrics page, from its own metrics port (as serve-api.ts listens, on a free port). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   });
   const app = await configureApiApp(moduleRef.createNestApplication<NestFastifyApplication>(adapter, { rawBody: true, bufferLogs: true }));
   await app.listen(0, '127.0.0.1');
+  const metricsPort = await listenMetrics(0, '127.0.0.1');
   // Fastify answers supertest's requests on app.getHttpServer() only once its plugins are loaded.
   await app.getHttpAdapter().getInstance().ready();
   const { port } = app.getHttpServer().address() as { port: number };
@@ -125,7 +129,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     tokenNames,
     merchantId,
     auth: (role) => ({ Authorization: `Bearer ${tokens[role]}` }),
+    metrics: async () => (await fetch(metricsPort.url)).text(),
     close: async () => {
+      await new Promise((resolve) => metricsPort.server.close(resolve));
       await app.close();
       if (!options.sim) await sim.close();
     },

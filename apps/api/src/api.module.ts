@@ -32,7 +32,7 @@ import { EventDeliveriesController } from './events/event-deliveries.controller.
 import { EventsFeedController } from './events/events-feed.controller.js';
 
 @Module({
-  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule, AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, EventsModule, EventFeedModule, RateLimitModule],
+  imports: [ConfigModule, LoggerModule, DatabaseModule, QueuesModule, GatewaysModule, AuthModule, ObservabilityModule.register({ metricsOnMainPort: 'withToken' }), AttemptsModule, ChargesModule, WebhooksModule, ReviewQueueModule, RefundsModule, ReconciliationModule, LedgerModule, PayoutsModule, EventsModule, EventFeedModule, RateLimitModule],
   controllers: [ChargesController, WebhooksController, ReviewController, ReviewConsoleController, RefundsController, ReconciliationController, RefundProposalsController, AccountsController, PayoutsController, ConsoleVendorController, FinanceLookupController, FinanceReconciliationController, WebhookEndpointsController, EventDeliveriesController, EventsFeedController],
 })
 export class ApiModule {}

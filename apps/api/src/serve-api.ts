@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, loadConfigOrExit } from '@app/config';
+import { listenMetrics } from '@app/observability';
 import { ApiModule } from './api.module.js';
 import { configureApiApp } from './configure-api-app.js';
 import { listenEfiWebhookTls } from './edge/efi-webhook.tls.js';
@@ -15,3 +16,6 @@ const app = await configureApiApp(await NestFactory.create<NestFastifyApplicatio
 await app.listen(app.get(AppConfig).PORT, '0.0.0.0');
 // Efí's mutual-TLS webhook listener, when EFI_WEBHOOK_TLS_PORT is set.
 await listenEfiWebhookTls(app);
+// The api's figures on their own port (loopback by default), never beside the merchant routes without a token.
+const { METRICS_PORT, METRICS_HOST } = app.get(AppConfig);
+(await listenMetrics(METRICS_PORT, METRICS_HOST)).server.unref();

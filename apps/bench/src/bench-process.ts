@@ -30,7 +30,7 @@ export function startService(app: 'api' | 'worker' | { script: string }, env: Re
   const script = typeof app === 'string' ? `${DIST}apps/${app}/src/main.js` : `${DIST}${app.script}`;
   const child = spawn(process.execPath, [...args, script], {
     // BENCH_LOG_LEVEL=info shows the service's own logs (e.g. a reconciliation run's time per step).
-    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', WORKER_HTTP_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
+    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', WORKER_HTTP_PORT: '0', METRICS_PORT: '0', API_RATE_LIMIT: '100000000', ...env },
     stdio: ['ignore', onLogLine ? 'pipe' : process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
   if (onLogLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLogLine);

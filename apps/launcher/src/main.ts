@@ -29,6 +29,8 @@ async function main(group: ProcessGroup): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   const port = readPort(env, 'PORT', 3000);
   const workerPort = readPort(env, 'WORKER_HTTP_PORT', 3001);
+  // The api's own metrics port; 0 lets it pick a free one (nothing to check beforehand).
+  const metricsPort = env.METRICS_PORT === '0' ? 0 : readPort(env, 'METRICS_PORT', 9464);
   const simulated = !env.STRIPE_SECRET_KEY;
   const simPorts = {
     api: readPort(env, 'SIMULATOR_PORT', 12111),
@@ -39,6 +41,7 @@ async function main(group: ProcessGroup): Promise<void> {
   // Checked first: otherwise /health could be answered by whatever already holds the port.
   await assertPortFree(port, 'PORT');
   await assertPortFree(workerPort, 'WORKER_HTTP_PORT');
+  if (metricsPort !== 0) await assertPortFree(metricsPort, 'METRICS_PORT');
   if (simulated) {
     await assertPortFree(simPorts.api, 'SIMULATOR_PORT');
     await assertPortFree(simPorts.control, 'SIMULATOR_CONTROL_PORT');
@@ -46,7 +49,7 @@ async function main(group: ProcessGroup): Promise<void> {
   }
   // People read the terminal; machines read JSON (LOG_FORMAT=json keeps it under a terminal too).
   if (!env.LOG_FORMAT && process.stdout.isTTY) env.LOG_FORMAT = 'pretty';
-  Object.assign(env, { PORT: String(port), WORKER_HTTP_PORT: String(workerPort) });
+  Object.assign(env, { PORT: String(port), WORKER_HTTP_PORT: String(workerPort), METRICS_PORT: String(metricsPort) });
 
   const dataDir = env.CHARGE_ONCE_DATA_DIR ?? join(ROOT, '.data');
   env.DATABASE_URL = await providePostgres(env, dataDir, group);

@@ -7,5 +7,5 @@ import { WorkerModule } from './worker.module.js';
  * /metrics, so what the worker observes (time to certainty, resolution tries) is scraped from the worker.
  * Kept apart from WorkerModule so tests can run the processors inside an api without a second /metrics.
  */
-@Module({ imports: [WorkerModule, ObservabilityModule] })
+@Module({ imports: [WorkerModule, ObservabilityModule.register({ metricsOnMainPort: 'always' })] })
 export class WorkerHttpModule {}

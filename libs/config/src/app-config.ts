@@ -33,6 +33,17 @@ export class AppConfig extends ProviderSettings {
   @Type(() => Number) @IsInt() @Min(0)
   WORKER_HTTP_PORT = 3001;
 
+  /**
+   * The api's own metrics port, serving only /metrics (0 picks a free port), bound to METRICS_HOST. Without a
+   * METRICS_TOKEN it is the only place the api's figures are served: its public port answers /metrics with 404.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  METRICS_PORT = 9464;
+
+  /** Where METRICS_PORT listens: loopback by default, so the figures stay on the machine unless you say otherwise. */
+  @IsString() @Length(1, 255)
+  METRICS_HOST = '127.0.0.1';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
@@ -68,7 +79,10 @@ export class AppConfig extends ProviderSettings {
   @IsOptional() @IsString() @Length(1, 500)
   TRUST_PROXY?: string;
 
-  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (Prometheus' `authorization` setting). */
+  /**
+   * When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (Prometheus' `authorization` setting),
+   * and the api serves it on its own port too; unset, the api serves it only on METRICS_PORT.
+   */
   @IsOptional() @IsString() @Length(16, 255, { message: 'METRICS_TOKEN must be 16 to 255 characters' })
   METRICS_TOKEN?: string;
 
