@@ -6,6 +6,7 @@ import { ApiTokenService } from '@app/auth';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
 import { InsufficientBalanceError, LedgerService, ReservationSettledError } from '@app/ledger';
 import { DomainErrorFilter } from '../apps/api/src/domain-error.filter.js';
+import { fundedAccount } from './support/payouts.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 describe('ledger: accounts, balances and reservations', () => {
@@ -122,6 +123,17 @@ describe('ledger: accounts, balances and reservations', () => {
     expect(storm.every((res) => [200, 201, 409].includes(res.status))).toBe(true);
     expect((await account(id)).availableCents).toBe(1500);
     expect(await stack.db.getRepository(LedgerEntryEntity).countBy({ accountId: id })).toBe(2);
+  });
+
+  it('refuses with 422 amount_too_large a credit that would take a balance past 2^53 - 1, changing nothing', async () => {
+    const nearlyFull = Number.MAX_SAFE_INTEGER - 500;
+    const id = await fundedAccount(stack, nearlyFull);
+    const res = await stack.http.post(`/accounts/${id}/credits`).set(stack.auth('admin')).set('Idempotency-Key', randomUUID()).send({ amountCents: 1000, reference: `over-${randomUUID()}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body).toMatchObject({ code: 'amount_too_large', details: { field: 'amountCents' } });
+    const account = await stack.db.getRepository(LedgerAccountEntity).findOneByOrFail({ id });
+    expect(account.availableCents).toBe(nearlyFull);
+    expect(await stack.db.getRepository(LedgerEntryEntity).countBy({ accountId: id })).toBe(1);
   });
 
   it('lets exactly 10 of 100 concurrent reservations through on an account funded for 10, never going negative', async () => {

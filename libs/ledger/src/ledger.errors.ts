@@ -18,6 +18,19 @@ export class OwnerTokenUnknownError extends DomainError {
 }
 
 /** 422: the reservation would take the available balance below zero. Names what is available. */
+/** A movement the account's balance could not hold exactly (past 2^53 - 1 minor units): refused, never rounded. */
+export class AmountTooLargeError extends DomainError {
+  readonly code = 'amount_too_large';
+  readonly kind = 'unprocessable';
+  constructor(accountId: string, requestedCents: number, currency: string) {
+    super(`amountCents: ${requestedCents} ${currency} cents would take account ${accountId} past the largest balance it can hold (${Number.MAX_SAFE_INTEGER})`, {
+      field: 'amountCents',
+      accountId,
+      requestedCents,
+    });
+  }
+}
+
 export class InsufficientBalanceError extends DomainError {
   readonly code = 'insufficient_balance';
   readonly kind = 'unprocessable';

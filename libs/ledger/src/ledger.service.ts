@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { LedgerAccountEntity, LedgerEntryEntity, type LedgerEntryKind } from '@app/database';
 import {
   AccountNotFoundError,
+  AmountTooLargeError,
   InsufficientBalanceError,
   LedgerReferenceReusedError,
   ReservationNotFoundError,
@@ -97,6 +98,7 @@ export class LedgerService {
       if (result.reason === 'insufficient_available') {
         throw new InsufficientBalanceError(accountId, before.availableCents, decision.amountCents, account.currency);
       }
+      if (result.reason === 'balance_overflow') throw new AmountTooLargeError(accountId, decision.amountCents, account.currency);
       // The payout opener refuses a payout while the account owes, under this same lock, before it gets here.
       if (result.reason === 'account_owes') throw new Error(`account ${accountId} owes ${before.owedCents}: reservation "${reference}" refused`);
       // A release or debit larger than what is reserved means the ledger itself is wrong: stop, never clamp.

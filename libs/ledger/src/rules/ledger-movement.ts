@@ -21,14 +21,15 @@ export interface LedgerBalance {
 
 export type MovementResult =
   | { ok: true; balance: LedgerBalance }
-  | { ok: false; reason: 'insufficient_available' | 'insufficient_reserved' | 'invalid_amount' | 'account_owes' };
+  /** `balance_overflow`: the balance would pass 2^53 - 1 minor units, past what the ledger counts exactly. */
+  | { ok: false; reason: 'insufficient_available' | 'insufficient_reserved' | 'invalid_amount' | 'account_owes' | 'balance_overflow' };
 
 export function applyMovement(balance: LedgerBalance, kind: LedgerMovementKind, amountCents: number): MovementResult {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) return { ok: false, reason: 'invalid_amount' };
   const { availableCents, reservedCents, owedCents } = balance;
   switch (kind) {
     case 'credit':
-      if (!Number.isSafeInteger(availableCents + amountCents)) return { ok: false, reason: 'invalid_amount' };
+      if (!Number.isSafeInteger(availableCents + reservedCents + amountCents)) return { ok: false, reason: 'balance_overflow' };
       return { ok: true, balance: moneyIn(balance, amountCents) };
     case 'reserve':
       // An account that owes sends nothing: what it holds goes to the debt first.
@@ -42,7 +43,7 @@ export function applyMovement(balance: LedgerBalance, kind: LedgerMovementKind, 
       if (reservedCents < amountCents) return { ok: false, reason: 'insufficient_reserved' };
       return { ok: true, balance: { availableCents, reservedCents: reservedCents - amountCents, owedCents } };
     case 'late_debit': {
-      if (!Number.isSafeInteger(owedCents + amountCents)) return { ok: false, reason: 'invalid_amount' };
+      if (!Number.isSafeInteger(owedCents + amountCents)) return { ok: false, reason: 'balance_overflow' };
       const taken = Math.min(amountCents, availableCents);
       return { ok: true, balance: { availableCents: availableCents - taken, reservedCents, owedCents: owedCents + amountCents - taken } };
     }
