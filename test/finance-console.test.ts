@@ -152,7 +152,9 @@ describe('finance console in a browser', () => {
     expect(res.body.days[3]).toMatchObject({ runId, linesRead: 120, matched: 117, settled: 1, divergences: { provider_only: 1, amount_mismatch: 1 }, durationSeconds: 42 });
     expect(res.body.days[2]).toMatchObject({ error: 'statement download failed: 503', linesRead: 30 });
     expect((await calendar({ provider: 'stripe', days: '400' })).status).toBe(400);
-    expect((await calendar({ provider: 'stripe', to: '2025-02-30' })).body).toMatchObject({ code: 'invalid_reconciliation_day', message: expect.stringMatching(/^to must be/) });
+    const impossible = await calendar({ provider: 'stripe', to: '2025-02-30' });
+    expect(impossible.status).toBe(400);
+    expect(JSON.stringify(impossible.body)).toContain('to must be a calendar date');
     expect((await calendar({ provider: 'nope' })).body.code).toBe('unknown_provider');
     expect((await calendar({ provider: 'stripe' }, 'reviewer')).status).toBe(403);
 

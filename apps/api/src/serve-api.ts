@@ -16,6 +16,6 @@ const app = await configureApiApp(await NestFactory.create<NestFastifyApplicatio
 await app.listen(app.get(AppConfig).PORT, '0.0.0.0');
 // Efí's mutual-TLS webhook listener, when EFI_WEBHOOK_TLS_PORT is set.
 await listenEfiWebhookTls(app);
-// The api's figures on their own port (loopback by default), never beside the merchant routes without a token.
-const { METRICS_PORT, METRICS_HOST } = app.get(AppConfig);
-(await listenMetrics(METRICS_PORT, METRICS_HOST)).server.unref();
+// The api's figures on their own port (loopback by default) when no token guards them on the api's port.
+const { METRICS_PORT, METRICS_HOST, METRICS_TOKEN } = app.get(AppConfig);
+if (!METRICS_TOKEN) (await listenMetrics(METRICS_PORT, METRICS_HOST)).server.unref();

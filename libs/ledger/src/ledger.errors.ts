@@ -17,7 +17,6 @@ export class OwnerTokenUnknownError extends DomainError {
   }
 }
 
-/** 422: the reservation would take the available balance below zero. Names what is available. */
 /** A movement the account's balance could not hold exactly (past 2^53 - 1 minor units): refused, never rounded. */
 export class AmountTooLargeError extends DomainError {
   readonly code = 'amount_too_large';
@@ -31,6 +30,7 @@ export class AmountTooLargeError extends DomainError {
   }
 }
 
+/** 422: the reservation would take the available balance below zero. Names what is available. */
 export class InsufficientBalanceError extends DomainError {
   readonly code = 'insufficient_balance';
   readonly kind = 'unprocessable';

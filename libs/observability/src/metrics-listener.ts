@@ -19,9 +19,11 @@ export async function listenMetrics(port: number, host: string): Promise<{ serve
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`METRICS_PORT ${port} on METRICS_HOST ${host}: ${error.code ?? error.message} (another api on this machine? give each its own METRICS_PORT, or 0)`, { cause: error })),
+    );
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });

@@ -130,7 +130,8 @@ async function recordMissingAtProvider(client: PoolClient, scope: MatchScope): P
 async function recordMoneyMovements(client: PoolClient, scope: MatchScope): Promise<void> {
   await client.query(
     `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, reference, charge_id, amount_cents, currency, occurred_at, run_id)
-     SELECT $2, s.line_id, s.kind, s.provider_charge_id, CASE WHEN s.kind IN ('refund','refund_failure') THEN s.reference END,
+     -- One row per line: a statement that lists a line twice must not make the upsert touch its row twice.
+     SELECT DISTINCT ON (s.line_id) $2, s.line_id, s.kind, s.provider_charge_id, CASE WHEN s.kind IN ('refund','refund_failure') THEN s.reference END,
             COALESCE(a.charge_id, ar.charge_id), s.amount_cents, s.currency, s.created_at, $1
        FROM ${STAGING_TABLE} s
        LEFT JOIN attempts a ON a.provider_ref = s.provider_charge_id AND a.provider = $2 AND a.operation = 'charge'

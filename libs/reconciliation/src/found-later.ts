@@ -65,11 +65,16 @@ export function closeRefundsFoundLater(client: PoolClient, scope: MatchScope): P
 
 /**
  * Our charges recorded as missing at the provider, found on a later statement: a charge line of the very payment
- * our success recorded. Never by our reference alone: another payment carrying it is a second charge (a
- * duplicate_charge), not the money our success says arrived.
+ * our success recorded. By our reference only when the success recorded no payment id: otherwise another payment
+ * carrying it is a second charge (a duplicate_charge), not the money our success says arrived.
  */
 export function closeChargesFoundLater(client: PoolClient, scope: MatchScope): Promise<number> {
-  return closeFoundLater(client, scope, 'missing_at_provider', `s.kind = 'charge' AND s.created_at < $4 AND s.provider_charge_id = a.provider_ref`);
+  return closeFoundLater(
+    client,
+    scope,
+    'missing_at_provider',
+    `s.kind = 'charge' AND s.created_at < $4 AND (s.provider_charge_id = a.provider_ref OR (a.provider_ref IS NULL AND s.attempt_ref = a.id))`,
+  );
 }
 
 /** Who closes a provider-only refund the provider itself reversed, and the note it leaves. */

@@ -79,7 +79,7 @@ export class ReconciliationRunExecutor {
           timing: phases,
         },
         earlierDays,
-        (earlier, error) => this.logger.warn({ runId: run.id, provider: run.provider, from: earlier.start, err: error }, "an earlier day's sent Pix could not be read for returns; a later night reads them"),
+        (earlier, error) => this.logger.warn({ runId: run.id, provider: run.provider, from: earlier.start, err: error }, "an earlier day's sent Pix could not be read for returns; the next nights read it again while it is within RECONCILIATION_PIX_RETURNS_DAYS, or run that day again"),
       );
     const payouts = open().subject === 'payouts';
     const matcher = payouts ? PAYOUT_STATEMENT_MATCHER : CHARGE_STATEMENT_MATCHER;
