@@ -32,8 +32,11 @@ export interface AttemptOwner<L> {
   id: string;
   /** Takes the owner's row lock, in the order every writer of its attempts takes it; throws the owner's not-found. */
   lock(em: EntityManager): Promise<L>;
-  /** Under that lock, once a new attempt may open: commits or reserves its money and encodes its request. */
-  prepare(em: EntityManager, locked: L): Promise<AttemptEntity>;
+  /**
+   * Under that lock, once a new attempt may open: commits or reserves its money and encodes its request.
+   * `sequence`: how many attempts the owner had before this one (0 for its first).
+   */
+  prepare(em: EntityManager, locked: L, sequence: number): Promise<AttemptEntity>;
   /** What to throw when the provider could not confirm that a failed-as-not-found attempt created nothing. */
   unverified(attemptId: string): Error;
 }
@@ -105,7 +108,7 @@ export class AttemptOpener {
     const decision = decideOpening(attempts, inReview, { now, validMs: this.config.RECHECK_VALID_MS });
     if (decision.kind === 'reuse') return { kind: 'open', attempt: decision.attempt, created: false };
     if (decision.kind !== 'create') return decision;
-    const attempt = await owner.prepare(em, locked);
+    const attempt = await owner.prepare(em, locked, attempts.length);
     await this.create(em, attempt, attempts.length, actor);
     return { kind: 'open', attempt, created: true };
   }

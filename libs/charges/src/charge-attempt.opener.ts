@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -8,6 +7,7 @@ import { AttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeNotFoundError, InvalidChargeFieldError } from './charges.errors.js';
 import { readChargeForSubmit, type ChargeForSubmit } from './charge-submit.statements.js';
+import { chargeAttemptIdsOf } from './rules/survivable-ids.js';
 
 /** A first send opened on the hot path, with what was read to decide it (the charge view is built from both). */
 export interface OpenedFirstSend extends ChargeForSubmit {
@@ -45,7 +45,7 @@ export class ChargeAttemptOpener {
     const read = known ?? (await readChargeForSubmit(this.db, chargeId, merchantId));
     if (!read) throw new ChargeNotFoundError(chargeId);
     if (decideOpening(read.attempts, read.inReview, { now: read.dbNow, validMs: this.config.RECHECK_VALID_MS }).kind !== 'create') return null;
-    const attempt = this.encode(read.charge);
+    const attempt = this.encode(read.charge, read.attempts.length);
     const opened = await openClaimedChargeAttempt(this.db, attempt, read.attempts.length, this.config.SUBMIT_LEASE_MS, actor);
     return opened ? { ...read, attempt } : null;
   }
@@ -59,15 +59,18 @@ export class ChargeAttemptOpener {
         if (!charge) throw new ChargeNotFoundError(chargeId);
         return charge;
       },
-      prepare: (_em, charge) => Promise.resolve(this.encode(charge)),
+      prepare: (_em, charge, sequence) => Promise.resolve(this.encode(charge, sequence)),
       unverified: (attemptId) => new PreviousAttemptUnverifiedError(chargeId, attemptId),
     };
   }
 
-  /** A new key per attempt, never derived from the charge: a declined try must not be replayed forever. */
-  private encode(charge: ChargeEntity): AttemptEntity {
-    const id = randomUUID();
-    const idempotencyKey = randomUUID();
+  /**
+   * Attempt `sequence` of the charge (how many it had before, read under the charge lock or re-confirmed by the
+   * fast path's lock): its own key, never an earlier attempt's, so a declined try is not replayed; and derived,
+   * so an attempt opened again after its row was lost sends what the provider already saw (survivable-ids.ts).
+   */
+  private encode(charge: ChargeEntity, sequence: number): AttemptEntity {
+    const { attemptId: id, idempotencyKey } = chargeAttemptIdsOf(charge.id, sequence);
     const gateway = this.gateways.get(charge.provider);
     // A charge stored before its provider's rules changed (a Stripe charge without a payment method) is refused
     // here as it would be at create, naming the field, before anything is stored or sent.

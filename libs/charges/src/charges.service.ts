@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -13,6 +12,7 @@ import { insertCharge } from './store/index.js';
 import { ChargeExistsError, ChargeNotFoundError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
 import { toChargeView, type ChargeRefundsReader, type ChargeView } from './charge.view.js';
 import { CreatedChargesCache } from './created-charges.cache.js';
+import { chargeIdOf } from './rules/survivable-ids.js';
 
 export interface NewCharge {
   orderId: string;
@@ -50,7 +50,8 @@ export class ChargesService {
     const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null, paymentMethodId: input.paymentMethodId ?? null, customerIp: input.customerIp ?? null });
     if (problem) throw new InvalidChargeFieldError(provider, problem.field, problem.message);
     const charge = Object.assign(new ChargeEntity(), {
-      id: randomUUID(),
+      // Derived, so a charge created again after a lost commit is the same charge (rules/survivable-ids.ts).
+      id: chargeIdOf(merchantId, input.orderId),
       orderId: input.orderId,
       amountCents: input.amountCents,
       currency: input.currency,
@@ -67,7 +68,8 @@ export class ChargesService {
       // One prepared statement, one commit: the hot path's first write.
       await insertCharge(this.db, charge);
     } catch (error) {
-      if (!isUniqueViolation(error, 'UQ_charges_merchant_order_id')) throw error;
+      // The id is derived from (merchant, order), so a second create meets the primary key or the pair's key.
+      if (!isUniqueViolation(error, 'UQ_charges_merchant_order_id') && !isUniqueViolation(error, 'charges_pkey')) throw error;
       // The unique key is (merchant, order): the existing charge is this merchant's own.
       const existing = await this.db.getRepository(ChargeEntity).findOneByOrFail({ merchantId, orderId: input.orderId });
       throw new ChargeExistsError(input.orderId, existing.id);
