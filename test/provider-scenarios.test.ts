@@ -100,7 +100,7 @@ describe.each(PROVIDER_PROFILES)('classification of one provider call, end to en
     } finally {
       await stack.sim.acceptConnections();
     }
-    expect(view.attempts[0]).toMatchObject({ status: 'pending', httpAttempts: 1, lastError: { reason: 'connect_failed' } });
+    expect(view.attempts[0]).toMatchObject({ status: 'pending', httpAttempts: 1, lastError: { reason: profile.refusedFirstSendReason } });
     expect(profile.requestsFor(stack.sim, view.attempts[0])).toBe(0);
     expect(stack.sim.stats().faultsInjected.refuse_connections).toBe(1);
   });

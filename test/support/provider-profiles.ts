@@ -28,6 +28,11 @@ export interface ProviderProfile {
   declineCreates: number;
   /** The provider's error code for an amount below its minimum. */
   amountTooSmallCode: string;
+  /**
+   * What a first send records when the provider refuses connections: Stripe's create never connected; before an
+   * Asaas create, the check of the attempt's reference (first-send.check.ts) could not connect either.
+   */
+  refusedFirstSendReason: string;
 }
 
 const customer = () => `cus_${randomUUID().slice(0, 12)}`;
@@ -49,6 +54,7 @@ export const STRIPE_PROFILE: ProviderProfile = {
   providerChargeId: /^pi_/,
   declineCreates: 1,
   amountTooSmallCode: 'amount_too_small',
+  refusedFirstSendReason: 'connect_failed',
 };
 
 export const ASAAS_PROFILE: ProviderProfile = {
@@ -71,6 +77,7 @@ export const ASAAS_PROFILE: ProviderProfile = {
   providerChargeId: /^pay_/,
   declineCreates: 0,
   amountTooSmallCode: 'invalid_value',
+  refusedFirstSendReason: 'first_send_check_unanswered',
 };
 
 export const PROVIDER_PROFILES: ProviderProfile[] = [STRIPE_PROFILE, ASAAS_PROFILE];

@@ -11,6 +11,7 @@ import { claimSend, markSendEnded, releaseForRetry } from './store/attempt-claim
 import { settleChargeSend, type SettledSend } from './store/attempt-transition.store.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
+import { FirstSendChecker } from './first-send.check.js';
 import { openReviewItem } from '@app/review/items';
 import { createAndClassify } from './provider-create.call.js';
 import { PayloadMismatchError } from './rules/attempt-rules.errors.js';
@@ -36,6 +37,7 @@ export class AttemptSender {
     private readonly transitions: AttemptTransitionWriter,
     private readonly calls: ProviderCallRecorder,
     private readonly facts: ProviderFactApplier,
+    private readonly firstSendCheck: FirstSendChecker,
     private readonly jobs: AttemptJobs,
     private readonly config: AppConfig,
   ) {
@@ -69,6 +71,22 @@ export class AttemptSender {
   }
 
   private async dispatch(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
+    let firstSendCheck: Record<string, unknown> | undefined;
+    if (this.firstSendCheck.applies(gateway, attempt, claimed)) {
+      const checked = await this.firstSendCheck.run(gateway, attempt, actor);
+      if (checked.kind === 'found') {
+        if (checked.unknown) await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, this.firstResolutionDelayMs);
+        return null;
+      }
+      if (checked.kind === 'unanswered') {
+        // Nothing of the create left: released like a refused connection, the check runs again before it does.
+        if (await this.db.transaction((em) => this.releaseForRetry(em, attempt.id, claimed, checked.lastError))) {
+          await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
+        }
+        return null;
+      }
+      firstSendCheck = checked.summary;
+    }
     const { result, outcome } = await createAndClassify(gateway, attempt, claimed);
     this.logger.log(
       { attemptId: attempt.id, chargeId: attempt.chargeId, operation: attempt.operation, idempotencyKey: attempt.idempotencyKey, provider: attempt.provider, outcome: outcome.reason, status: outcome.status },
@@ -81,7 +99,7 @@ export class AttemptSender {
       outcome: outcome.reason,
       httpStatus: result.kind === 'response' ? result.httpStatus : null,
       durationMs: result.durationMs,
-      detail: { httpAttempt: claimed, replayed: result.kind === 'response' ? result.replayed : false, error: outcome.error },
+      detail: { httpAttempt: claimed, replayed: result.kind === 'response' ? result.replayed : false, error: outcome.error, ...(firstSendCheck ? { firstSendCheck } : {}) },
     };
     return this.record(attempt, claimed, outcome, evidence, actor);
   }

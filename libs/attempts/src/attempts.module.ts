@@ -6,11 +6,12 @@ import { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
+import { FirstSendChecker } from './first-send.check.js';
 import { AttemptTrendsQuery } from './attempt-trends.query.js';
 
 /** Attempts: opening, sending, and the one guarded way to change an attempt's status. */
 @Module({
-  providers: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
+  providers: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck, FirstSendChecker],
   exports: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck],
 })
 export class AttemptsModule {}

@@ -10,8 +10,11 @@ export interface ResendCheck {
   previousSendsUnreceived: boolean;
 }
 
-/** Outcomes that prove the provider processed nothing: the connection never opened, or a 429. */
-const UNRECEIVED_REASONS: ReadonlySet<unknown> = new Set(['connect_failed', 'rate_limited']);
+/**
+ * Outcomes that prove the provider processed nothing: the connection never opened, a 429, or a first send held
+ * back because the check of its reference went unanswered (first-send.check.ts: no create left at all).
+ */
+const UNRECEIVED_REASONS: ReadonlySet<unknown> = new Set(['connect_failed', 'rate_limited', 'first_send_check_unanswered']);
 
 /**
  * Whether the last recorded send of a still-pending attempt is proven never to have been processed. A

@@ -4,8 +4,8 @@ import { ProviderCallEntity } from '@app/database';
 export interface ProviderCallRecord {
   attemptId: string;
   provider: string;
-  /** `cancel`: a charge that waited for its payer past its due date, cancelled before it is failed. `recheck`: the query of a failed-as-not-found attempt before a new attempt of its charge opens. */
-  kind: 'create' | 'lookup' | 'recheck' | 'cancel' | 'proposal_check';
+  /** `cancel`: a charge that waited for its payer past its due date, cancelled before it is failed. `recheck`: the query of a failed-as-not-found attempt before a new attempt of its charge opens. `first_send_check`: the query of a charge attempt's reference before its first request to a provider without idempotency keys. */
+  kind: 'create' | 'lookup' | 'recheck' | 'cancel' | 'proposal_check' | 'first_send_check';
   outcome: string;
   httpStatus: number | null;
   durationMs: number;
