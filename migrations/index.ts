@@ -42,6 +42,7 @@ import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReve
 import { DisputeStatusAt1764680364000 } from './1764680364000-DisputeStatusAt.js';
 import { MoneyTakenBackKinds1764680362000 } from './1764680362000-MoneyTakenBackKinds.js';
 import { LateRefundSuccess1764680377000 } from './1764680377000-LateRefundSuccess.js';
+import { PayoutFourEyes1764680378000 } from './1764680378000-PayoutFourEyes.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -92,4 +93,5 @@ export const MIGRATIONS = [
   DisputeStatusAt1764680364000,
   RefundReversalMovements1764680366000,
   LateRefundSuccess1764680377000,
+  PayoutFourEyes1764680378000,
 ];
