@@ -41,6 +41,8 @@ import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.
 import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReversalMovements.js';
 import { DisputeStatusAt1764680364000 } from './1764680364000-DisputeStatusAt.js';
 import { MoneyTakenBackKinds1764680362000 } from './1764680362000-MoneyTakenBackKinds.js';
+import { LateRefundSuccess1764680377000 } from './1764680377000-LateRefundSuccess.js';
+import { PayoutFourEyes1764680378000 } from './1764680378000-PayoutFourEyes.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the same list loads from the TypeScript
@@ -90,4 +92,6 @@ export const MIGRATIONS = [
   MoneyTakenBackKinds1764680362000,
   DisputeStatusAt1764680364000,
   RefundReversalMovements1764680366000,
+  LateRefundSuccess1764680377000,
+  PayoutFourEyes1764680378000,
 ];

@@ -9,8 +9,8 @@ export interface LockedAttempt {
   status: AttemptStatus;
   providerChargeId: string | null;
   /**
-   * The provider charge that captured this attempt after we had failed it, or for a payout attempt the transfer
-   * (end-to-end id) the provider executed after we had failed it.
+   * The provider charge that captured this attempt after we had failed it; for a refund attempt the provider's
+   * refund, for a payout attempt the transfer (end-to-end id), the provider executed after we had failed it.
    */
   lateCaptureProviderChargeId: string | null;
   resolvedBy: string | null;
@@ -33,7 +33,7 @@ export async function lockChargeAndAttempt(em: EntityManager, attemptId: string)
   );
   if (charges.length === 0 && !(await lockChargelessRefund(em, attemptId))) return lockPayoutAndAttempt(em, attemptId);
   const [attempt] = await em.query<Array<{ operation: 'charge' | 'refund'; status: AttemptStatus; provider_charge_id: string | null; late_capture_provider_charge_id: string | null; resolved_by: string | null; provider: string; refund_amount_cents: string | null; refund_currency: string | null }>>(
-    `SELECT a.operation, a.status, a.provider_ref AS provider_charge_id, a.late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
+    `SELECT a.operation, a.status, a.provider_ref AS provider_charge_id, COALESCE(a.late_capture_provider_charge_id, a.late_refund_provider_ref) AS late_capture_provider_charge_id, a.resolved_by, a.provider, r.amount_cents AS refund_amount_cents, r.currency AS refund_currency
        FROM attempts a LEFT JOIN refunds r ON r.id = a.refund_id WHERE a.id = $1 FOR UPDATE OF a`,
     [attemptId],
   );

@@ -7,6 +7,7 @@ import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { recordLateCapture } from './late-capture.recorder.js';
 import { recordLateDebit } from './late-debit.recorder.js';
+import { recordLateRefund } from './late-refund.recorder.js';
 import { lockProviderCharge } from './provider-charge.lock.js';
 import { openReviewItem, reaskAsSuccessAfterFailure } from '@app/review/items';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
@@ -72,7 +73,14 @@ export class ProviderFactApplier {
       const capture = await recordLateCapture(em, attempt, fact, source);
       // A payout's transfer that left after we released its money: debited now, what the account lacks owed.
       const lateDebit = await recordLateDebit(this.hooks, em, attempt, fact);
-      const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, { ...findings, lateCapture: capture, ...(lateDebit ? { lateDebit } : {}) });
+      // A refund we had failed that the provider made: its amount is back in the charge's refund cap in this commit.
+      const lateRefund = await recordLateRefund(em, attempt, fact);
+      const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, {
+        ...findings,
+        lateCapture: capture,
+        ...(lateDebit ? { lateDebit } : {}),
+        ...(lateRefund ? { lateRefund: { providerRefundId: fact.providerChargeId, countedInCap: true } } : {}),
+      });
       // An item opened when the provider only showed a pending charge (or transfer) now asks about money that moved.
       if (capture === 'recorded' || lateDebit !== null) {
         await reaskAsSuccessAfterFailure(em, attemptId);

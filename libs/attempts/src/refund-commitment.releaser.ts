@@ -19,14 +19,16 @@ export async function releaseFailedRefund(em: EntityManager, attemptId: string, 
 }
 
 /**
- * The provider's own refunded total (from its events) must be explained by refunds of ours that succeeded or
- * may still succeed. Failing one that the total needed means money went back that our record no longer
+ * The provider's own refunded total (from its events) must be explained by refunds of ours that succeeded, may
+ * still succeed, or that the provider made after we had failed them. Failing one that the total needed means money went back that our record no longer
  * shows: a person looks, with this attempt as the evidence.
  */
 async function reviewUnexplainedProviderRefunds(em: EntityManager, attemptId: string, chargeId: string): Promise<void> {
   const [row] = await em.query<Array<{ reported: string; explained: string }>>(
     `SELECT c.refunded_cents AS reported,
-            COALESCE((SELECT sum(r.amount_cents) FROM refunds r WHERE r.charge_id = c.id AND r.released_at IS NULL), 0) AS explained
+            COALESCE((SELECT sum(r.amount_cents) FROM refunds r WHERE r.charge_id = c.id AND r.released_at IS NULL), 0)
+              + COALESCE((SELECT sum(r.amount_cents) FROM attempts x JOIN refunds r ON r.id = x.refund_id
+                           WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL), 0) AS explained
        FROM charges c WHERE c.id = $1`,
     [chargeId],
   );

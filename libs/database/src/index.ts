@@ -10,7 +10,7 @@ export { AttemptTransitionEntity } from './entities/attempt-transition.entity.js
 export { ProviderCallEntity } from './entities/provider-call.entity.js';
 export { ApiTokenEntity, type ApiRole, type ApiTokenSource } from './entities/api-token.entity.js';
 export { MerchantEntity } from './entities/merchant.entity.js';
-export { LedgerCreditRequestEntity } from './entities/ledger-credit-request.entity.js';
+export { LedgerCreditRequestEntity, type LedgerCreditRequestKind } from './entities/ledger-credit-request.entity.js';
 export { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
 export { ReviewItemEntity, REVIEW_FOLLOW_UPS, type ReviewItemState, type ReviewDecisionAction, type ReviewFollowUp } from './entities/review-item.entity.js';
 export { ReviewAuditEntity, type ReviewAuditAction } from './entities/review-audit.entity.js';

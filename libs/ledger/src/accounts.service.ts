@@ -3,9 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { LedgerAccountEntity, LedgerCreditRequestEntity, LedgerEntryEntity } from '@app/database';
+import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
 import { merchantScope, type Actor } from '@app/auth';
-import { AccountNotFoundError, CreditRequestConfirmedError, CreditRequestNotFoundError, CreditSelfConfirmationError, LedgerReferenceReusedError, OwnerTokenUnknownError } from './ledger.errors.js';
+import { askSecondPerson, claimForConfirmation, markConfirmed } from './four-eyes-requests.store.js';
+import { AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
+import { needsSecondPerson } from './rules/four-eyes.js';
 import { toEntryView, type BalanceView, type LedgerEntryView, type LedgerMovement } from './ledger-entry.view.js';
 import { LedgerService } from './ledger.service.js';
 
@@ -84,10 +86,11 @@ export class AccountsService {
 
   /**
    * Admin funding: exactly once per (account, reference), in one transaction with the balance it moves. At or above
-   * REVIEW_FOUR_EYES_AMOUNT_CENTS it only asks: the money moves when another admin (another person) confirms.
+   * REVIEW_FOUR_EYES_AMOUNT_CENTS it only asks: the money moves when another admin (another person) confirms
+   * (the four-eyes requests store, shared with admin payouts).
    */
   async credit(accountId: string, input: { amountCents: number; reference: string }, actor: Actor): Promise<CreditView | CreditRequestView> {
-    if (input.amountCents >= this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS) return this.requestCredit(accountId, input, actor);
+    if (needsSecondPerson(input.amountCents, this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS)) return this.requestCredit(accountId, input, actor);
     return this.db.transaction(async (em) => {
       const movement = await this.ledger.credit(em, accountId, input.amountCents, input.reference, actor.name);
       const account = await em.getRepository(LedgerAccountEntity).findOneByOrFail({ id: accountId });
@@ -98,15 +101,9 @@ export class AccountsService {
   /** The second admin: writes the asked credit, once, in the transaction that marks the request confirmed. */
   async confirmCredit(accountId: string, requestId: string, actor: Actor, reason: string): Promise<CreditView> {
     return this.db.transaction(async (em) => {
-      const request = await em.getRepository(LedgerCreditRequestEntity).findOne({ where: { id: requestId, accountId }, lock: { mode: 'pessimistic_write' } });
-      if (!request) throw new CreditRequestNotFoundError(requestId);
-      if (request.state !== 'awaiting_second') throw new CreditRequestConfirmedError(requestId, request.confirmedBy ?? '');
-      if (request.requestedBy === actor.name) throw new CreditSelfConfirmationError(requestId, actor.name);
+      const request = await claimForConfirmation(em, 'credit', accountId, requestId, actor.name);
       const movement = await this.ledger.credit(em, accountId, request.amountCents, request.reference, request.requestedBy);
-      await em.query(
-        `UPDATE ledger_credit_requests SET state = 'confirmed', confirmed_by = $2, confirmed_at = now(), confirm_reason = $3 WHERE id = $1 AND state = 'awaiting_second'`,
-        [requestId, actor.name, reason],
-      );
+      await markConfirmed(em, requestId, actor.name, reason);
       const account = await em.getRepository(LedgerAccountEntity).findOneByOrFail({ id: accountId });
       return { ...movement, balance: toBalance(account) };
     });
@@ -115,18 +112,16 @@ export class AccountsService {
   private async requestCredit(accountId: string, input: { amountCents: number; reference: string }, actor: Actor): Promise<CreditRequestView> {
     const account = await this.db.getRepository(LedgerAccountEntity).findOneBy({ id: accountId });
     if (!account) throw new AccountNotFoundError(accountId);
-    const id = randomUUID();
-    await this.db.query(
-      `INSERT INTO ledger_credit_requests (id, account_id, amount_cents, reference, requested_by, state)
-       VALUES ($1, $2, $3, $4, $5, 'awaiting_second') ON CONFLICT (account_id, reference) DO NOTHING`,
-      [id, accountId, input.amountCents, input.reference, actor.name],
-    );
-    const request = await this.db.getRepository(LedgerCreditRequestEntity).findOneByOrFail({ accountId, reference: input.reference });
-    if (request.amountCents !== input.amountCents) throw new LedgerReferenceReusedError(accountId, 'credit request', input.reference);
+    const request = await askSecondPerson(this.db.manager, { kind: 'credit', accountId, amountCents: input.amountCents, reference: input.reference, requestedBy: actor.name });
     return {
       request: { id: request.id, amountCents: request.amountCents, reference: request.reference, requestedBy: request.requestedBy, state: request.state, confirmedBy: request.confirmedBy },
       balance: toBalance(account),
     };
+  }
+
+  /** Whether money this admin moves on an account must wait for a second person (credits, payouts alike). */
+  needsSecondPerson(amountCents: number): boolean {
+    return needsSecondPerson(amountCents, this.config.REVIEW_FOUR_EYES_AMOUNT_CENTS);
   }
 
   /**

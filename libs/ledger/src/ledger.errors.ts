@@ -94,6 +94,31 @@ export class CreditSelfConfirmationError extends DomainError {
   }
 }
 
+export class PayoutRequestNotFoundError extends DomainError {
+  readonly code = 'payout_request_not_found';
+  readonly kind = 'not_found';
+  constructor(requestId: string) {
+    super(`no payout request ${requestId} on this account`, { requestId });
+  }
+}
+
+export class PayoutRequestConfirmedError extends DomainError {
+  readonly code = 'payout_request_confirmed';
+  readonly kind = 'conflict';
+  constructor(requestId: string, confirmedBy: string) {
+    super(`payout request ${requestId} was already confirmed by ${confirmedBy}`, { requestId, confirmedBy });
+  }
+}
+
+/** Four eyes by person: the admin who asked for a large payout from a merchant's account never confirms it. */
+export class PayoutSelfConfirmationError extends DomainError {
+  readonly code = 'payout_self_confirmation';
+  readonly kind = 'forbidden';
+  constructor(requestId: string, person: string) {
+    super(`payout request ${requestId} was asked for by ${person}: another admin must confirm it`, { requestId, requestedBy: person });
+  }
+}
+
 /** A late debit is money that left after its reservation went back: one never released was never available. */
 export class ReservationNotReleasedError extends DomainError {
   readonly code = 'reservation_not_released';

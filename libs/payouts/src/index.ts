@@ -1,5 +1,5 @@
 export { PayoutsModule } from './payouts.module.js';
-export { PayoutsService } from './payouts.service.js';
+export { PayoutsService, type PayoutRequestView } from './payouts.service.js';
 export { PayoutOpener, type NewPayout } from './payout-opener.service.js';
 export { toPayoutView, type PayoutView, type PayoutAttemptView, type PayoutReturnView, type PayoutStatus } from './payout.view.js';
 export * from './payouts.errors.js';

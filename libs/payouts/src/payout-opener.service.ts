@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptOpener, payloadHash } from '@app/attempts';
 import { AttemptEntity, PayoutEntity, type LedgerAccountEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
@@ -32,10 +32,14 @@ export class PayoutOpener {
     private readonly opener: AttemptOpener,
   ) {}
 
-  async create(account: LedgerAccountEntity, input: NewPayout, actor: string): Promise<{ payout: PayoutEntity; attempt: AttemptEntity }> {
+  /**
+   * `within`: a caller's transaction (a second admin confirming a payout request, with the request's guarded
+   * update), which then owns the commit; the balance is still checked and reserved here, under the account lock.
+   */
+  async create(account: LedgerAccountEntity, input: NewPayout, actor: string, within?: EntityManager): Promise<{ payout: PayoutEntity; attempt: AttemptEntity }> {
     const currency = account.currency.trim();
     if (currency !== 'brl') throw new PayoutCurrencyUnsupportedError(account.id, currency, this.pix.provider);
-    return this.db.transaction(async (em) => {
+    const run = async (em: EntityManager) => {
       const attemptId = randomUUID();
       // Under the lock the reservation takes, so no late debit can slip in between the check and the reserve.
       const locked = await this.ledger.lockAccount(em, account.id);
@@ -55,7 +59,8 @@ export class PayoutOpener {
       await em.insert(PayoutEntity, payout);
       const attempt = await this.opener.openFirstAttempt(em, this.encode(attemptId, payout), actor);
       return { payout, attempt };
-    });
+    };
+    return within ? run(within) : this.db.transaction(run);
   }
 
   /** Its idempotency key is its own id: the transfer id derives from either. */

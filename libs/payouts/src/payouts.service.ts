@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -6,11 +7,16 @@ import { merchantScope, type Actor } from '@app/auth';
 import { AttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { hasOpenReviewItem } from '@app/review/items';
-import { AccountsService } from '@app/ledger';
+import { AccountsService, askSecondPerson, claimForConfirmation, markConfirmed, toFourEyesRequestView, type FourEyesRequestView } from '@app/ledger';
 import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
 import { toPayoutView, type PayoutReturnView, type PayoutView } from './payout.view.js';
 import { InvalidPixKeyError, PayoutNotFoundError } from './payouts.errors.js';
-import { pixKeyProblem } from './rules/pix-key.js';
+import { pixKeyProblem, type PixKeyType } from './rules/pix-key.js';
+
+/** A payout an admin asked for from a merchant's account, waiting for a second person: nothing reserved or sent. */
+export interface PayoutRequestView {
+  request: FourEyesRequestView & { pixKeyType: string; description: string | null };
+}
 
 /**
  * Money out of an account the caller owns: reserve and open (one transaction), then one provider call by the
@@ -27,11 +33,47 @@ export class PayoutsService {
     private readonly pix: PixPayoutGateway,
   ) {}
 
-  async create(accountId: string, input: NewPayout, actor: Actor): Promise<PayoutView> {
+  /**
+   * The account's merchant pays out at once. An admin (a person other than the owning merchant) does too below
+   * REVIEW_FOUR_EYES_AMOUNT_CENTS, the payout and its reservation recording the admin's name; at or above it the
+   * admin only asks, in the four-eyes store large credits use, and another admin confirms (`confirm`).
+   */
+  async create(accountId: string, input: NewPayout, actor: Actor): Promise<PayoutView | PayoutRequestView> {
     const problem = pixKeyProblem(input.pixKeyType, input.pixKey);
     if (problem) throw new InvalidPixKeyError(problem);
     const account = await this.accounts.visibleAccount(accountId, actor);
+    if (actor.role === 'admin' && this.accounts.needsSecondPerson(input.amountCents)) {
+      const request = await askSecondPerson(this.db.manager, {
+        kind: 'payout',
+        accountId: account.id,
+        amountCents: input.amountCents,
+        // Each ask is its own request; a replay is the route's Idempotency-Key, as for any payout.
+        reference: `payout-request:${randomUUID()}`,
+        requestedBy: actor.name,
+        payout: { pixKey: input.pixKey, pixKeyType: input.pixKeyType, description: input.description },
+      });
+      return { request: { ...toFourEyesRequestView(request), pixKeyType: input.pixKeyType, description: input.description } };
+    }
     const { payout, attempt } = await this.opener.create(account, input, actor.name);
+    await this.sender.sendClaimed(attempt, actor.name);
+    return this.render(payout.id);
+  }
+
+  /**
+   * The second admin: the asked payout is opened (balance checked and reserved under the account lock) in the
+   * transaction that marks the request confirmed, so it opens once; an insufficient balance refuses it and leaves
+   * the request waiting, nothing reserved. Sent after the commit, by the one sender, like any payout.
+   */
+  async confirm(accountId: string, requestId: string, actor: Actor, reason: string): Promise<PayoutView> {
+    const account = await this.accounts.visibleAccount(accountId, actor);
+    const { payout, attempt } = await this.db.transaction(async (em) => {
+      const request = await claimForConfirmation(em, 'payout', account.id, requestId, actor.name);
+      const asked = request.payout!;
+      const input: NewPayout = { amountCents: request.amountCents, pixKey: asked.pixKey, pixKeyType: asked.pixKeyType as PixKeyType, description: asked.description };
+      const opened = await this.opener.create(account, input, request.requestedBy, em);
+      await markConfirmed(em, requestId, actor.name, reason, opened.payout.id);
+      return opened;
+    });
     await this.sender.sendClaimed(attempt, actor.name);
     return this.render(payout.id);
   }

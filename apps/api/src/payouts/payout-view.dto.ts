@@ -37,3 +37,19 @@ export class PayoutViewDto implements PayoutView {
   @ApiProperty() createdAt: string;
   @ApiProperty({ type: [PayoutAttemptViewDto] }) attempts: PayoutAttemptViewDto[];
 }
+
+export class PayoutRequestDto {
+  @ApiProperty({ format: 'uuid', description: 'confirm it at POST /accounts/:id/payouts/requests/:requestId/confirm' }) id: string;
+  @ApiProperty({ enum: ['payout'] }) kind: string;
+  @ApiProperty({ description: 'integer minor units' }) amountCents: number;
+  @ApiProperty() reference: string;
+  @ApiProperty({ description: 'the admin (person) who asked; another person must confirm' }) requestedBy: string;
+  @ApiProperty({ enum: ['awaiting_second', 'confirmed'] }) state: string;
+  @ApiProperty({ type: String, nullable: true }) confirmedBy: string | null;
+  @ApiProperty({ example: 'email' }) pixKeyType: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+}
+
+export class PayoutRequestViewDto {
+  @ApiProperty({ type: PayoutRequestDto, description: 'nothing is reserved or sent until another admin confirms' }) request: PayoutRequestDto;
+}

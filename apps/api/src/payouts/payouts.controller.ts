@@ -1,12 +1,13 @@
-import { BadRequestException, Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { PayoutsService, type PayoutView } from '@app/payouts';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { CreatePayoutDto } from './create-payout.dto.js';
-import { PayoutViewDto } from './payout-view.dto.js';
+import { ConfirmCreditDto } from '../accounts/account.dto.js';
+import { PayoutRequestViewDto, PayoutViewDto } from './payout-view.dto.js';
 
 /** Inbound Idempotency-Keys of this route live in their own scope: one key on two routes never collides. */
 const PAYOUT_KEY_SCOPE = 'POST /accounts/:id/payouts';
@@ -24,6 +25,10 @@ export class PayoutsController {
   @Post('accounts/:id/payouts')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, account and body' })
   @ApiCreatedResponse({ type: PayoutViewDto, description: 'the payout after its first provider call' })
+  @ApiAcceptedResponse({
+    type: PayoutRequestViewDto,
+    description: 'an admin (not the owning merchant) at or above REVIEW_FOUR_EYES_AMOUNT_CENTS: nothing is reserved or sent until another admin (another person) confirms',
+  })
   @ApiErrors({ 400: 'invalid_pix_key', 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['insufficient_balance', 'payout_currency_unsupported', 'idempotency_key_reused'] })
   async create(
     @Param('id', ParseUUIDPipe) accountId: string,
@@ -32,14 +37,38 @@ export class PayoutsController {
     @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
-    const run = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor);
-    if (key === undefined) return run().then((view) => (res.status(201), view));
+    const create = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor);
+    // An admin's large payout only waits for a second person: 202, nothing reserved.
+    const run = async () => {
+      const view = await create();
+      return { status: 'request' in view ? 202 : 201, body: view };
+    };
+    if (key === undefined) return run().then(({ status, body: view }) => (res.status(status), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
     // The account is part of the request: the same key and body for another account is another request.
-    const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${PAYOUT_KEY_SCOPE}`, key, { accountId, ...body }, async () => ({ status: 201, body: await run() }));
+    const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${PAYOUT_KEY_SCOPE}`, key, { accountId, ...body }, run);
     res.status(stored.status);
     if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
+  }
+
+  @Post('accounts/:id/payouts/requests/:requestId/confirm')
+  @Roles('admin')
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: PayoutViewDto, description: 'the second admin: the asked payout is reserved and sent now, once' })
+  @ApiErrors({
+    403: 'payout_self_confirmation',
+    404: ['account_not_found', 'payout_request_not_found'],
+    409: 'payout_request_confirmed',
+    422: ['insufficient_balance', 'account_owes', 'payout_currency_unsupported'],
+  })
+  confirm(
+    @Param('id', ParseUUIDPipe) accountId: string,
+    @Param('requestId', ParseUUIDPipe) requestId: string,
+    @Body() body: ConfirmCreditDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutView> {
+    return this.payouts.confirm(accountId, requestId, actor, body.reason);
   }
 
   @Get('payouts/:id')

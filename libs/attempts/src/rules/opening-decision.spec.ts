@@ -4,6 +4,7 @@ import { decideOpening } from './opening-decision.js';
 
 const a = (status: AttemptStatus, resolvedBy: string | null = null, recheckedAt: Date | null = null, lateCapturedAt: Date | null = null) => ({ status, resolvedBy, recheckedAt, lateCapturedAt });
 const lateCaptured = (resolvedBy: string, recheckedAt: Date | null = null) => a('failed', resolvedBy, recheckedAt, new Date());
+const lateRefunded = (resolvedBy: string) => ({ ...a('failed', resolvedBy), lateRefundedAt: new Date() });
 
 describe('decideOpening', () => {
   it.each([
@@ -20,6 +21,8 @@ describe('decideOpening', () => {
     ['a late capture of a failed attempt: paid, no new attempt', [lateCaptured('resolver'), a('failed', 'submit')], false, 'captured'],
     ['a late capture outlives the review a person closed, re-check or not', [lateCaptured('resolver', new Date())], false, 'captured'],
     ['a late capture wins over an open review item', [lateCaptured('resolver'), a('failed', 'submit')], true, 'captured'],
+    ['a refund the provider made after we failed it: made, no new attempt, review or not', [lateRefunded('submit')], false, 'settled'],
+    ['a late refund wins over an open review item and a later decline', [lateRefunded('resolver'), a('failed', 'submit')], true, 'settled'],
     ['a success wins over a review of its duplicate', [a('succeeded', 'submit')], true, 'settled'],
   ] as const)('%s', (_title, attempts, inReview, kind) => {
     expect(decideOpening(attempts, inReview, { now: new Date(), validMs: 60_000 }).kind).toBe(kind);

@@ -8,6 +8,8 @@ interface OpeningAttempt {
   recheckedAt: Date | null;
   /** The provider captured it after we had failed it (charge attempts only; absent elsewhere). */
   lateCapturedAt?: Date | null;
+  /** The provider refunded it after we had failed it (refund attempts only): the refund is made, none opens again. */
+  lateRefundedAt?: Date | null;
 }
 
 /** How long a clean re-check vouches for an attempt, on the database's clock: a provider can still create later. */
@@ -48,6 +50,8 @@ export function decideOpening<A extends OpeningAttempt>(attempts: readonly A[], 
   if (succeeded) return { kind: 'settled', attempt: succeeded };
   const captured = attempts.find((a) => a.lateCapturedAt);
   if (captured) return { kind: 'captured', attempt: captured };
+  const refunded = attempts.find((a) => a.lateRefundedAt);
+  if (refunded) return { kind: 'settled', attempt: refunded };
   if (inReview) return { kind: 'in_review' };
   if (!mayOpenNewAttempt(attempts.map((a) => a.status))) return { kind: 'settled', attempt: attempts[attempts.length - 1] };
   // Any attempt we failed as not found, not only the last: its create may land after a later attempt was declined.

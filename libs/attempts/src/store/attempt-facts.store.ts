@@ -58,6 +58,20 @@ export async function markLateExecution(em: EntityManager, attemptId: string, en
   return rows[0]?.account_id ?? null;
 }
 
+/**
+ * A refund the provider executed for a refund attempt we had failed: once per attempt (the guard on
+ * `late_refunded_at`) and once per provider refund (`uq_attempts_late_refund_provider_ref`). True when written now.
+ */
+export async function markLateRefund(em: EntityManager, attemptId: string, providerRefundId: string): Promise<boolean> {
+  const [rows] = await em.query<[unknown[], number]>(
+    `UPDATE attempts SET late_refunded_at = now(), late_refund_provider_ref = $2, updated_at = now()
+      WHERE id = $1 AND operation = 'refund' AND status = 'failed' AND late_refunded_at IS NULL
+      RETURNING id`,
+    [attemptId, providerRefundId],
+  );
+  return rows.length === 1;
+}
+
 /** Progress teaches the provider's id, once: never over another (its unique index finds a duplicate). */
 export async function teachProviderChargeId(em: EntityManager, attemptId: string, providerChargeId: string): Promise<void> {
   await em.query(`UPDATE attempts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL`, [attemptId, providerChargeId]);

@@ -36,22 +36,33 @@ const PROVIDER_ONLY_REFUNDED = `COALESCE((
      AND (d.kind = 'refund_amount_mismatch'
           OR (d.kind = 'refund_provider_only' AND NOT d.detail ? 'reversedAtProvider'
               AND NOT EXISTS (SELECT 1 FROM attempts x
-                               WHERE x.operation = 'refund' AND x.status <> 'failed' AND (x.id = d.attempt_id OR x.provider_ref = d.provider_charge_id))))), 0)`;
+                               WHERE x.operation = 'refund' AND (x.status <> 'failed' OR x.late_refunded_at IS NOT NULL)
+                                 AND (x.id = d.attempt_id OR x.provider_ref = d.provider_charge_id OR x.late_refund_provider_ref = d.provider_charge_id))))), 0)`;
+
+/**
+ * SQL, for the charge row `c`: what the provider refunded for refund attempts of ours that we had failed (their
+ * amount given back to `refund_committed_cents`), recorded beside the `failed` when the provider said so
+ * (recordLateRefund, under this row's lock). Counted per attempt: a retry of the same refund that holds its
+ * amount again is another refund at the provider.
+ */
+const LATE_REFUNDED = `COALESCE((
+  SELECT sum(r.amount_cents) FROM attempts x JOIN refunds r ON r.id = x.refund_id
+   WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL), 0)`;
 
 /**
  * Under the charge row lock: holds `amountCents` for a refund only while open and succeeded refunds, plus what the
- * provider refunded without us, stay within the captured amount. Null when held; otherwise what is still
+ * provider refunded without us or after we had failed the refund, stay within the captured amount. Null when held; otherwise what is still
  * refundable (the caller refuses with it). The CHECK on the row is the last word should any writer try more.
  */
 export async function holdRefundAmount(em: EntityManager, chargeId: string, amountCents: number): Promise<number | null> {
   const [rows] = await em.query<[unknown[], number]>(
     `UPDATE charges c SET refund_committed_cents = refund_committed_cents + $2, updated_at = now()
-      WHERE id = $1 AND refund_committed_cents + $2 + ${PROVIDER_ONLY_REFUNDED} <= amount_cents RETURNING id`,
+      WHERE id = $1 AND refund_committed_cents + $2 + ${PROVIDER_ONLY_REFUNDED} + ${LATE_REFUNDED} <= amount_cents RETURNING id`,
     [chargeId, amountCents],
   );
   if (rows.length === 1) return null;
   const [current] = await em.query<Array<{ refundable: string }>>(
-    `SELECT GREATEST(amount_cents - refund_committed_cents - ${PROVIDER_ONLY_REFUNDED}, 0) AS refundable FROM charges c WHERE id = $1`,
+    `SELECT GREATEST(amount_cents - refund_committed_cents - ${PROVIDER_ONLY_REFUNDED} - ${LATE_REFUNDED}, 0) AS refundable FROM charges c WHERE id = $1`,
     [chargeId],
   );
   return Number(current.refundable);

@@ -19,6 +19,7 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 @Index('uq_attempts_one_capture_per_charge', ['chargeId'], { unique: true, where: `"operation" = 'charge' AND ("status" = 'succeeded' OR "late_captured_at" IS NOT NULL)` })
 @Index('uq_attempts_late_capture_provider_charge_id', ['lateCaptureProviderChargeId'], { unique: true, where: `"late_capture_provider_charge_id" IS NOT NULL` })
 @Index('uq_attempts_late_execution_end_to_end_id', ['provider', 'lateExecutionEndToEndId'], { unique: true, where: `"late_execution_end_to_end_id" IS NOT NULL` })
+@Index('uq_attempts_late_refund_provider_ref', ['provider', 'lateRefundProviderRef'], { unique: true, where: `"late_refund_provider_ref" IS NOT NULL` })
 @Index('uq_attempts_open_per_refund', ['refundId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'refund'` })
 @Index('uq_attempts_one_success_per_refund', ['refundId'], { unique: true, where: `"status" = 'succeeded' AND "operation" = 'refund'` })
 @Index('uq_attempts_open_per_payout', ['payoutId'], { unique: true, where: `"status" IN ('pending','unknown') AND "operation" = 'payout'` })
@@ -37,6 +38,10 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 @Check(
   'attempts_late_execution_check',
   `(late_executed_at IS NULL) = (late_execution_end_to_end_id IS NULL) AND (late_executed_at IS NULL OR (status = 'failed' AND operation = 'payout'))`,
+)
+@Check(
+  'attempts_late_refund_check',
+  `(late_refunded_at IS NULL) = (late_refund_provider_ref IS NULL) AND (late_refunded_at IS NULL OR (status = 'failed' AND operation = 'refund'))`,
 )
 @Check('attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_ref IS NOT NULL)`)
 @Check('attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
@@ -88,6 +93,12 @@ export class AttemptEntity {
   /** A payout attempt we failed whose transfer the provider executed after all: when we learnt it, and which transfer. */
   @Column('timestamptz', { name: 'late_executed_at', nullable: true }) lateExecutedAt: Date | null;
   @Column('text', { name: 'late_execution_end_to_end_id', nullable: true }) lateExecutionEndToEndId: string | null;
+  /**
+   * A refund attempt we failed that the provider refunded after all: when we learnt it, and its refund at the
+   * provider. The refund cap counts it from that commit on (migration 1764680377000).
+   */
+  @Column('timestamptz', { name: 'late_refunded_at', nullable: true }) lateRefundedAt: Date | null;
+  @Column('text', { name: 'late_refund_provider_ref', nullable: true }) lateRefundProviderRef: string | null;
   /**
    * A created charge that waits for its payer (an Asaas boleto or Pix before its due date and grace): still open,
    * but no unknown. No resolution try counts against it before this instant, when it is checked (migration 1764680260000).

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderFactApplier } from '@app/attempts';
+import { getCharge } from './support/charges.js';
+import { getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
+import { startTestStack, type TestStack } from './support/test-stack.js';
+import { waitFor } from './support/wait-for.js';
+
+/**
+ * Issue 36, item 7: a refund we had failed that the provider reports succeeded later takes its amount back in the
+ * cap in the commit that records the fact (as a late capture does), not after the nightly run. Real api + worker,
+ * PostgreSQL, Redis and the simulator over HTTP, its webhooks delivered to the api.
+ */
+describe('a late refund success and the refund cap', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ worker: true });
+  });
+  afterAll(async () => stack.close());
+  beforeEach(() => {
+    stack.sim.setFaults({});
+    stack.sim.configure({ webhook: { url: null } });
+  });
+
+  /** A charge of 1 000 and a refund of 400 the simulator declined: failed by us, its 400 given back. */
+  async function declinedRefundOf400() {
+    const customerId = `cus_${randomUUID().slice(0, 12)}`;
+    const charge = await succeededCharge(stack, { customerId, amountCents: 1000 });
+    stack.sim.setFaults({ rules: [{ fault: 'decline', match: { customerId } }] });
+    const declined = await refund(stack, charge.id, 400);
+    expect(declined.status).toBe('failed');
+    stack.sim.setFaults({});
+    const [atProvider] = stack.sim.refunds({ refundAttemptId: declined.attempts[0].id });
+    return { charge, declined, providerRefundId: atProvider.id };
+  }
+
+  it('a declined refund the provider reports succeeded (webhook) limits the next refund to 600 at once: 1 000 is 422, 600 is sent', async () => {
+    const { charge, declined, providerRefundId } = await declinedRefundOf400();
+    stack.sim.configure({ webhook: { url: `${stack.baseUrl}/webhooks/stripe`, duplicates: 1, dropRate: 0 } });
+    stack.sim.setRefundStatus(providerRefundId, 'succeeded');
+    await stack.sim.webhooksIdle();
+    const seen = await waitFor(() => getCharge(stack, charge.id), (v) => v.refundedCents === 400, 5000, 'the provider refunded total');
+    expect(seen.refundedCents).toBe(400);
+    const items = await stack.db.query(`SELECT reason, state FROM review_items WHERE attempt_id = $1`, [declined.attempts[0].id]);
+    expect(items).toEqual([{ reason: 'provider_success_after_failure', state: 'open' }]);
+    const [attempt] = await stack.db.query(`SELECT status, late_refund_provider_ref FROM attempts WHERE id = $1`, [declined.attempts[0].id]);
+    expect(attempt).toEqual({ status: 'failed', late_refund_provider_ref: providerRefundId });
+
+    const sentBefore = stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! }).length;
+    const tooMuch = await postRefund(stack, charge.id, { amountCents: 1000 });
+    expect(tooMuch.status, JSON.stringify(tooMuch.body)).toBe(422);
+    expect(tooMuch.body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 600, requestedCents: 1000 } });
+    expect(stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! })).toHaveLength(sentBefore);
+
+    const rest = await postRefund(stack, charge.id, { amountCents: 600 });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(201);
+    expect(rest.body.status).toBe('succeeded');
+    const atProvider = stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! }).filter((r) => r.status === 'succeeded');
+    expect(atProvider.map((r) => r.amount).sort()).toEqual([400, 600]);
+    expect((await postRefund(stack, charge.id, { amountCents: 1 })).status).toBe(422);
+    // The late success is recorded once: the redelivered webhooks changed nothing more, and the refund sends no retry.
+    expect((await stack.http.post(`/refunds/${declined.id}/submit`).set(stack.auth('merchant'))).body.attempts).toHaveLength(1);
+    expect((await getRefund(stack, declined.id)).attempts[0].status).toBe('failed');
+  });
+
+  it('a refund opened while the late success is being recorded waits for the charge lock and then sees the cap', async () => {
+    const { charge, declined, providerRefundId } = await declinedRefundOf400();
+    const runner = stack.db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    let refundStatus: number | null = null;
+    try {
+      await stack.app.get(ProviderFactApplier).apply(
+        runner.manager,
+        declined.attempts[0].id,
+        { outcome: 'succeeded', providerChargeId: providerRefundId, amountCents: 400, currency: 'usd' },
+        { cause: 'webhook', actor: 'webhook:stripe', evidence: { test: 'interleaving' } },
+      );
+      // The fact is recorded but not committed: the refund must wait on the same charge row lock.
+      const pending = postRefund(stack, charge.id, { amountCents: 1000 }).then((res) => {
+        refundStatus = res.status;
+        return res;
+      });
+      await waitFor(
+        () => stack.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
+        (rows) => rows[0].n > 0,
+        5000,
+        'the refund to wait for the charge lock',
+      );
+      expect(refundStatus).toBeNull();
+      await runner.commitTransaction();
+      const res = await pending;
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 600 } });
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    expect(stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! }).filter((r) => r.amount === 1000)).toEqual([]);
+  });
+});
