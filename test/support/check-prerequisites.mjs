@@ -81,7 +81,8 @@ const problems = (
     postgresProblem(),
     redisProblem(),
     chromiumProblem(),
-    commandProblem('redis-server', ['--version'], 'the first-run test starts its own', 'sudo apt-get install -y redis-server'),
+    commandProblem('redis-server', ['--version'], 'the first-run test starts its own, the Cluster and Sentinel tests theirs', 'sudo apt-get install -y redis-server'),
+    commandProblem('redis-cli', ['--version'], 'the Cluster test creates its cluster with `redis-cli --cluster create`', 'sudo apt-get install -y redis-tools'),
     commandProblem('openssl', ['version'], 'the Efí mTLS tests make certificates with it', 'sudo apt-get install -y openssl'),
   ])
 ).filter(Boolean);

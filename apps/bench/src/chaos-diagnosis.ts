@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type pg from 'pg';
+import { createRedisClient, type RedisClient } from '@app/queues';
 
 /**
  * What a stuck attempt went through, printed when the storm does not quiet down: its row, its transitions, its
@@ -17,7 +17,7 @@ export async function describeStuckAttempts(db: pg.Pool, redisUrl: string, prefi
     [chargeIds],
   );
   const lines: string[] = [];
-  const redis = new Redis(redisUrl);
+  const redis = createRedisClient({ REDIS_URL: redisUrl });
   try {
     for (const attempt of stuck) {
       lines.push(`attempt ${JSON.stringify(attempt)}`);
@@ -35,7 +35,7 @@ export async function describeStuckAttempts(db: pg.Pool, redisUrl: string, prefi
   return lines;
 }
 
-async function jobsOf(redis: Redis, prefix: string, attemptId: string): Promise<string[]> {
+async function jobsOf(redis: RedisClient, prefix: string, attemptId: string): Promise<string[]> {
   const lines: string[] = [];
   let cursor = '0';
   do {

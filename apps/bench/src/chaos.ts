@@ -3,9 +3,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '@app/database';
+import { createRedisClient } from '@app/queues';
 import { startSimulator } from '@app/simulator';
 import { describeStuckAttempts } from './chaos-diagnosis.js';
 import { checkEventInvariants, registerReceiver, waitForDeliveries, type MerchantReceiver } from './chaos-events.js';
@@ -239,7 +239,8 @@ async function flushRedis(): Promise<void> {
 }
 
 async function purgeRedisPrefix(): Promise<number> {
-  const redis = new Redis(redisUrl);
+  // One Redis only: SCAN walks one server's keys (chaos runs on the single shape).
+  const redis = createRedisClient({ REDIS_URL: redisUrl });
   let deleted = 0;
   try {
     let cursor = '0';

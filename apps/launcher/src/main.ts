@@ -53,8 +53,10 @@ async function main(group: ProcessGroup): Promise<void> {
 
   const dataDir = env.CHARGE_ONCE_DATA_DIR ?? join(ROOT, '.data');
   env.DATABASE_URL = await providePostgres(env, dataDir, group);
-  env.REDIS_URL = await provideRedis(env, dataDir, group);
-  say(`database ${redact(env.DATABASE_URL)}, redis ${redact(env.REDIS_URL)}`);
+  // A Sentinel set or a Cluster is the operator's to run: nothing to start, and REDIS_URL beside it would be refused.
+  const redisElsewhere = env.REDIS_SENTINELS ? `sentinels ${env.REDIS_SENTINELS}` : env.REDIS_CLUSTER_NODES ? `cluster ${env.REDIS_CLUSTER_NODES}` : null;
+  if (!redisElsewhere) env.REDIS_URL = await provideRedis(env, dataDir, group);
+  say(`database ${redact(env.DATABASE_URL)}, redis ${redisElsewhere ?? redact(env.REDIS_URL ?? '')}`);
   if (group.isStopping) return;
 
   say('applying migrations');

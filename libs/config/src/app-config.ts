@@ -21,6 +21,28 @@ export class AppConfig extends ProviderSettings {
   @IsString() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
+  /**
+   * A Sentinel-managed Redis instead of REDIS_URL: the sentinels as `host:port,…` and the name they monitor the
+   * primary by; every client asks them for the primary and follows a failover.
+   */
+  @IsOptional() @IsString()
+  REDIS_SENTINELS?: string;
+
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'REDIS_SENTINEL_NAME may contain letters, digits, ".", "_" and "-"' })
+  REDIS_SENTINEL_NAME?: string;
+
+  /** The sentinels' own password (`requirepass` in sentinel.conf), when they have one. */
+  @IsOptional() @IsString()
+  REDIS_SENTINEL_PASSWORD?: string;
+
+  /** The data nodes' password with REDIS_SENTINELS or REDIS_CLUSTER_NODES (a single Redis takes it in REDIS_URL). */
+  @IsOptional() @IsString()
+  REDIS_PASSWORD?: string;
+
+  /** A Redis Cluster instead of REDIS_URL: some of its nodes as `host:port,…` (the rest are discovered); QUEUE_PREFIX must then be a {hash tag}. */
+  @IsOptional() @IsString()
+  REDIS_CLUSTER_NODES?: string;
+
   /** Redis key prefix of every queue; lets several deployments (or test files) share one Redis. */
   // Braces make the prefix a Redis Cluster hash tag ({charge-once}): every key of a queue then lives in one slot.
   @IsString() @Matches(/^(\{[A-Za-z0-9:_-]+\}|[A-Za-z0-9:_-]+)$/, { message: 'QUEUE_PREFIX may contain letters, digits, ":", "_" and "-", or be such a name in {braces} (a Redis Cluster hash tag)' })

@@ -2,3 +2,4 @@ export { AppConfig, SIMULATOR_EFI_CLIENT_SECRET, SIMULATOR_STRIPE_SECRET_KEY, SI
 export { loadConfig, loadConfigOrExit, ConfigError } from './load-config.js';
 export { STRIPE_API_VERSION_PINNED } from './provider-settings.js';
 export { ConfigModule } from './config.module.js';
+export { redisTopologyOf, type RedisNode, type RedisSettings, type RedisTopology } from './rules/redis-topology.js';

@@ -32,6 +32,14 @@ describe('loadConfig', () => {
     for (const bad of ['{charge-once', 'a b', '{x}y']) expect(() => loadConfig({ QUEUE_PREFIX: bad })).toThrow(/QUEUE_PREFIX/);
   });
 
+  it('takes a Sentinel set or a Cluster instead of REDIS_URL, and stops naming the variables when they are mixed or malformed', () => {
+    expect(loadConfig({ REDIS_SENTINELS: 'a:26379,b:26379', REDIS_SENTINEL_NAME: 'main' }).REDIS_SENTINELS).toBe('a:26379,b:26379');
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:7000', QUEUE_PREFIX: '{charge-once}' }).REDIS_CLUSTER_NODES).toBe('a:7000');
+    expect(() => loadConfig({ REDIS_URL: 'redis://r', REDIS_CLUSTER_NODES: 'a:7000', QUEUE_PREFIX: '{x}' })).toThrow(/REDIS_URL, REDIS_CLUSTER_NODES: set only one of/);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:7000' })).toThrow(/QUEUE_PREFIX: must be a Redis Cluster hash tag/);
+    expect(() => loadConfig({ REDIS_SENTINELS: 'a', REDIS_SENTINEL_NAME: 'main' })).toThrow(/REDIS_SENTINELS: entry 1 \("a"\) is not host:port/);
+  });
+
   it('converts numeric settings from strings', () => {
     expect(loadConfig({ RESOLUTION_MAX_TRIES: '12' }).RESOLUTION_MAX_TRIES).toBe(12);
   });

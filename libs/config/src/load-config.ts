@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { CronTime } from 'cron';
 import { parseDelayList } from './rules/delay-list.js';
+import { redisSettingsProblems } from './rules/redis-topology.js';
 import { AppConfig, SIMULATOR_EFI_CLIENT_SECRET, SIMULATOR_STRIPE_SECRET_KEY, SIMULATOR_STRIPE_WEBHOOK_SECRET } from './app-config.js';
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
@@ -19,6 +20,11 @@ const OPTIONAL_SETTINGS = [
   'EFI_WEBHOOK_CA_PATH',
   'EFI_WEBHOOK_HMAC',
   'EVENTS_ENCRYPTION_KEY',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_NAME',
+  'REDIS_SENTINEL_PASSWORD',
+  'REDIS_PASSWORD',
+  'REDIS_CLUSTER_NODES',
 ];
 
 /** Lists of delays: read into `number[]` here, so a bad value stops the process at boot with the variable's name. */
@@ -47,6 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config = plainToInstance(AppConfig, relevant, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false }).filter((e) => !lines.some((l) => l.startsWith(`  ${e.property}:`)));
   lines.push(...errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`));
+  // Read from what the environment gave, not the config: REDIS_URL's default must not count as a choice.
+  if (lines.length === 0) lines.push(...redisSettingsProblems(relevant));
   if (lines.length === 0) lines.push(...crossFieldProblems(config));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;

@@ -1,17 +1,17 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { Redis } from 'ioredis';
 import { AppConfig } from '@app/config';
+import { createRedisClient, type RedisClient } from '@app/queues';
 
 @Injectable()
 export class RedisHealthIndicator implements OnModuleDestroy {
-  private readonly client: Redis;
+  private readonly client: RedisClient;
 
   constructor(
     private readonly health: HealthIndicatorService,
     config: AppConfig,
   ) {
-    this.client = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.client = createRedisClient(config, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.client.on('error', () => undefined); // reported through the check below, not as an unhandled event
   }
 

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { AppConfig } from '@app/config';
 import { narrowOffset, querySpacingMs, slotStillUsable, type ClockOffset } from './rules/query-pacing.js';
 import { QuerySlot } from './query-slot.js';
+import { createRedisClient, type RedisClient } from './redis-connection.factory.js';
 
 /**
  * Hands out the next slot of a provider's budget by Redis's clock: the later of now and the last slot plus the
@@ -25,14 +25,17 @@ return { string.format('%.3f', slot), string.format('%.3f', now) }`;
  */
 @Injectable()
 export class ProviderQueryPacer implements OnModuleDestroy {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private offset: ClockOffset | null = null;
 
   constructor(config: AppConfig) {
     // Connected on the first slot asked for: the api holds this module (for AttemptJobs) but sends no query.
-    this.redis = new Redis(config.REDIS_URL, { lazyConnect: true });
+    this.redis = createRedisClient(config, { lazyConnect: true });
+    // A lost connection fails the slot's command, which its job retries; the event itself is not news.
+    this.redis.on('error', () => undefined);
     this.redis.defineCommand('reserveQuerySlot', { numberOfKeys: 1, lua: RESERVE_SLOT });
+    // One key per provider and one key per script: correct on a Cluster in any slot (the prefix puts it in the queues').
     this.prefix = `${config.QUEUE_PREFIX}:query-pace:`;
   }
 
@@ -60,4 +63,4 @@ export class ProviderQueryPacer implements OnModuleDestroy {
   }
 }
 
-type RedisWithSlots = Redis & { reserveQuerySlot(key: string, spacingMs: number): Promise<[string, string]> };
+type RedisWithSlots = RedisClient & { reserveQuerySlot(key: string, spacingMs: number): Promise<[string, string]> };

@@ -2,22 +2,24 @@ import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { AttemptJobs } from './attempt-jobs.js';
+import { BullRedisClients, BullRedisModule } from './bull-redis.clients.js';
 import { PROVIDERS } from '@app/gateways';
 import { ProviderQueryPacer } from './provider-query.pacer.js';
 import { RECONCILIATION_RUN_QUEUE, SUBMIT_QUEUE, resolutionQueueFor } from './queue-names.js';
 import { ReconciliationRunJobs } from './reconciliation-run-jobs.js';
 
 /**
- * The Redis connection every queue shares. Redis is only a reminder: the database is the source of
+ * The Redis every queue shares, in any of its shapes (BullRedisClients). Redis is only a reminder: the database is the source of
  * truth and the sweeper re-enqueues whatever Redis forgets.
  */
 @Global()
 @Module({
   imports: [
     BullModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        redis: config.REDIS_URL,
+      imports: [BullRedisModule],
+      inject: [AppConfig, BullRedisClients],
+      useFactory: (config: AppConfig, clients: BullRedisClients) => ({
+        createClient: clients.createClient,
         prefix: config.QUEUE_PREFIX,
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),

@@ -1,8 +1,8 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
-import { Redis } from 'ioredis';
 import { AppConfig } from '@app/config';
+import { createRedisClient, type RedisClient } from '@app/queues';
 
 /**
  * Takes up to ARGV[3] hits of a fixed window's budget (ARGV[2]) at once; the window (ARGV[1] ms) starts with
@@ -40,14 +40,15 @@ const LET_THROUGH: ThrottlerStorageRecord = { totalHits: 0, timeToExpire: 0, isB
  */
 @Injectable()
 export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly leases = new Map<string, Lease>();
   private readonly taking = new Map<string, Promise<boolean>>();
 
   constructor(config: AppConfig) {
-    this.redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    this.redis = createRedisClient(config, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.redis.on('error', () => undefined); // a refused lease lets the hit through (above); the health check reports Redis
+    // LEASE touches one key: correct on a Cluster whatever slot the key hashes to.
     this.prefix = `${config.QUEUE_PREFIX}:throttle:`;
   }
 
