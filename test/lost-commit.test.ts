@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChargeView } from '@app/charges';
+import { AttemptTransitionWriter } from '@app/attempts';
+import { ChargeAttemptOpener, type ChargeView } from '@app/charges';
+import { UnknownAttemptResolver } from '@app/resolution';
 import { createCharge, getCharge, submit } from './support/charges.js';
 import { ASAAS_PROFILE, STRIPE_PROFILE, type ProviderProfile } from './support/provider-profiles.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -108,5 +110,32 @@ describe('the check before an Asaas first send, when Asaas cannot answer it', ()
     expect(done.attempts).toHaveLength(1);
     expect(stack.sim.asaasRequests(done.attempts[0].id)).toHaveLength(1);
     expect(stack.sim.asaasPayments({ externalReference: done.attempts[0].id })).toHaveLength(1);
+  });
+});
+
+describe('a replay after a lost commit that itself ends unknown, an hour after the lost attempt', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ resolution: true });
+  });
+  afterAll(async () => stack.close());
+
+  it('is found by the lookup, which lists from the charge creation, not from the re-created attempt', async () => {
+    const body = STRIPE_PROFILE.chargeBody();
+    const charge = await createCharge(stack, body);
+    const createdRow = await chargeRow(stack, charge.id);
+    const first = await submit(stack, charge.id);
+    expect(first.status).toBe('succeeded');
+    await loseCommitsAfterCreate(stack, charge, createdRow, false);
+    // Opened again, and the answer to its replay lost this time (a timeout): the attempt is unknown.
+    const opened = await stack.app.get(ChargeAttemptOpener).openOrReuse(charge.id, 'test');
+    if (opened.kind !== 'open') throw new Error('expected an open attempt');
+    expect(opened.attempt.id).toBe(first.attempts[0].id);
+    await stack.app.get(AttemptTransitionWriter).apply({ attemptId: opened.attempt.id, from: 'pending', to: 'unknown', cause: 'submit', actor: 'test', sendEnded: true });
+    // ...an hour after the lost attempt's request (and its intent) left.
+    await stack.db.query(`UPDATE attempts SET created_at = created_at + interval '1 hour', last_send_ended_at = now() - interval '1 minute' WHERE id = $1`, [opened.attempt.id]);
+    const decision = await stack.app.get(UnknownAttemptResolver).resolve(opened.attempt.id);
+    expect(decision).toMatchObject({ action: 'apply', status: 'succeeded' });
+    expect(stack.sim.intents({ customerId: body.customerId as string })).toHaveLength(1);
   });
 });

@@ -7,7 +7,7 @@ import { GatewayRegistry, type ProviderPorts } from '@app/gateways';
 import { attemptTransitionsTotal, providerCallSeconds, providerCallsTotal } from '@app/observability';
 import { AttemptJobs } from '@app/queues';
 import { AttemptTransitionWriter } from './attempt-transition.writer.js';
-import { claimSend, markSendEnded, releaseForRetry } from './store/attempt-claims.store.js';
+import { claimSend, markSendEnded, releaseForRetry, renewClaim } from './store/attempt-claims.store.js';
 import { settleChargeSend, type SettledSend } from './store/attempt-transition.store.js';
 import { ProviderCallRecorder, type ProviderCallRecord } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
@@ -79,12 +79,19 @@ export class AttemptSender {
         return null;
       }
       if (checked.kind === 'unanswered') {
+        // Past the retry schedule the attempt is unknown: resolution asks on, and a person decides if it never answers.
+        if (claimed > this.retrySchedule.length) {
+          await this.markUnknown(attempt, actor, checked.lastError);
+          return null;
+        }
         // Nothing of the create left: released like a refused connection, the check runs again before it does.
         if (await this.db.transaction((em) => this.releaseForRetry(em, attempt.id, claimed, checked.lastError))) {
           await this.jobs.scheduleSend(attempt.id, claimed, delayForTry(this.retrySchedule, claimed - 1));
         }
         return null;
       }
+      // Two calls under one claim: the create goes only if the claim is still ours, for a whole lease again.
+      if (!(await renewClaim(this.db, attempt.id, claimed, this.config.SUBMIT_LEASE_MS))) return null;
       firstSendCheck = checked.summary;
     }
     const { result, outcome } = await createAndClassify(gateway, attempt, claimed);

@@ -20,6 +20,8 @@ export interface AttemptTarget {
   /** Null for a payout. */
   customerId: string | null;
   createdAt: Date;
+  /** The charge's creation, for a charge attempt: no request of the attempt's id can be older (survivable-ids.ts). */
+  chargeCreatedAt: Date | null;
   /** The provider's id for this attempt (a payment intent, or a refund), once known. */
   providerChargeId: string | null;
   expected: { amountCents: number; currency: string };
@@ -41,7 +43,7 @@ const OPERATIONS: { [O in AttemptOperation]: OperationCalls<O> } = {
   charge: {
     create: (port, key, payload) => port.createCharge(key, payload),
     lookup: (port, t) =>
-      port.findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, providerChargeId: t.providerChargeId }),
+      port.findByReference({ attemptId: t.attemptId, chargeId: ownedBy(t), customerId: t.customerId ?? '', createdAt: t.createdAt, sentFrom: t.chargeCreatedAt ?? t.createdAt, providerChargeId: t.providerChargeId }),
   },
   refund: {
     create: (port, key, payload) => port.createRefund(key, payload),
@@ -93,6 +95,7 @@ interface TargetRow {
   provider: string;
   customer_id: string | null;
   created_at: Date;
+  charge_created_at: Date | null;
   provider_charge_id: string | null;
   amount_cents: string;
   currency: string;
@@ -101,7 +104,7 @@ interface TargetRow {
 
 export async function loadAttemptTarget(em: EntityManager, attemptId: string): Promise<AttemptTarget | null> {
   const [row] = await em.query<TargetRow[]>(
-    `SELECT a.operation, a.charge_id, a.refund_id, a.payout_id, a.provider, c.customer_id, a.created_at, a.provider_ref AS provider_charge_id,
+    `SELECT a.operation, a.charge_id, a.refund_id, a.payout_id, a.provider, c.customer_id, a.created_at, c.created_at AS charge_created_at, a.provider_ref AS provider_charge_id,
             COALESCE(r.amount_cents, p.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, p.currency, c.currency) AS currency,
             CASE WHEN a.operation = 'refund' THEN
               COALESCE(r.provider_charge_id, (SELECT s.provider_ref FROM attempts s
@@ -121,6 +124,7 @@ export async function loadAttemptTarget(em: EntityManager, attemptId: string): P
     provider: row.provider,
     customerId: row.customer_id,
     createdAt: row.created_at,
+    chargeCreatedAt: row.operation === 'charge' ? row.charge_created_at : null,
     providerChargeId: row.provider_charge_id,
     expected: { amountCents: Number(row.amount_cents), currency: row.currency.trim() },
     refundedProviderChargeId: row.refunded_provider_charge_id,

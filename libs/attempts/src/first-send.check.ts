@@ -54,9 +54,12 @@ export class FirstSendChecker {
     const lookup = await lookupAtProvider(gateway, target);
     const summary = summariseLookup(lookup);
     if (lookup.kind === 'not_found') return { kind: 'absent', summary };
-    if (lookup.kind === 'error') return { kind: 'unanswered', lastError: { reason: FIRST_SEND_CHECK_UNANSWERED, lookup: summary } };
+    const call = { attemptId: attempt.id, provider: attempt.provider, kind: 'first_send_check' as const, outcome: lookup.kind, httpStatus: lookup.kind === 'error' ? lookup.httpStatus : 200, durationMs: lookup.durationMs, detail: summary };
+    if (lookup.kind === 'error') {
+      await this.calls.record(call);
+      return { kind: 'unanswered', lastError: { reason: FIRST_SEND_CHECK_UNANSWERED, lookup: summary } };
+    }
     this.logger.warn({ attemptId: attempt.id, chargeId: attempt.chargeId, provider: attempt.provider, found: lookup.charges.length }, 'a first send found its reference already at the provider');
-    const call = { attemptId: attempt.id, provider: attempt.provider, kind: 'first_send_check' as const, outcome: lookup.kind, httpStatus: 200, durationMs: lookup.durationMs, detail: summary };
     const unknown = await this.db.transaction(async (em) => {
       // Charge then attempt locked before the evidence row referencing the attempt (see lockChargeAndAttempt).
       await lockChargeAndAttempt(em, attempt.id);

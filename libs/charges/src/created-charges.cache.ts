@@ -1,4 +1,4 @@
-import type { ChargeEntity } from '@app/database';
+import { databaseConnectionLosses, type ChargeEntity } from '@app/database';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
@@ -10,12 +10,12 @@ const MAX_ENTRIES = 10_000;
  * database, that the charge has no attempt and nobody is reviewing it. A miss just reads the charge.
  */
 export class CreatedChargesCache {
-  private readonly entries = new Map<string, { charge: ChargeEntity; until: number }>();
+  private readonly entries = new Map<string, { charge: ChargeEntity; until: number; losses: number }>();
 
   remember(charge: ChargeEntity): void {
     // Oldest first in a Map: drop the oldest when full, so the cache can never grow without bound.
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(charge.id, { charge, until: Date.now() + TTL_MS });
+    this.entries.set(charge.id, { charge, until: Date.now() + TTL_MS, losses: databaseConnectionLosses() });
   }
 
   /**
@@ -27,6 +27,8 @@ export class CreatedChargesCache {
     const entry = this.entries.get(chargeId);
     if (!entry || (merchantId !== null && entry.charge.merchantId !== merchantId)) return null;
     this.entries.delete(chargeId);
-    return entry.until > Date.now() ? entry.charge : null;
+    // A connection lost since the create may have lost its commit, and the merchant may have created the order
+    // again (the same derived id) with other fields: after a loss, the charge is read, never remembered.
+    return entry.until > Date.now() && entry.losses === databaseConnectionLosses() ? entry.charge : null;
   }
 }

@@ -1,5 +1,5 @@
 export { DatabaseModule } from './database.module.js';
-export { dataSourceOptions } from './data-source-options.js';
+export { dataSourceOptions, databaseConnectionLosses } from './data-source-options.js';
 export { ensureDatabase } from './ensure-database.js';
 export { migrateDatabase, revertLastMigration } from './migrate.js';
 export { isUniqueViolation, uniqueViolationConstraint } from './unique-violation.check.js';

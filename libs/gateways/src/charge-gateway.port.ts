@@ -43,6 +43,11 @@ export interface AttemptReference {
   customerId: string;
   /** When the attempt was created: bounds a strongly consistent list query. */
   createdAt: Date;
+  /**
+   * The earliest a request under this attempt's id can have left (its charge's creation): an attempt opened again
+   * after its row was lost to a failover keeps the lost one's id, whose request left before this row's createdAt.
+   */
+  sentFrom?: Date;
   /** Known when a response or webhook already named it: a direct retrieve beats a search. */
   providerChargeId: string | null;
 }

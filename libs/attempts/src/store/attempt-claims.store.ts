@@ -27,6 +27,19 @@ export async function claimSend(db: DataSource, attemptId: string, leaseMs: numb
 }
 
 /**
+ * Renews a held claim before a second provider call under it (the first-send check, then the create): only while it
+ * is still this holder's (pending, claim number `claimed`, lease not yet run out). False when the sweeper took it over.
+ */
+export async function renewClaim(db: DataSource, attemptId: string, claimed: number, leaseMs: number): Promise<boolean> {
+  const [, affected] = await db.query<[unknown, number]>(
+    `UPDATE attempts SET lease_expires_at = now() + ${msInterval('$3')}, updated_at = now()
+      WHERE id = $1 AND status = 'pending' AND http_attempts = $2 AND lease_expires_at > now()`,
+    [attemptId, claimed, leaseMs],
+  );
+  return affected === 1;
+}
+
+/**
  * Nothing reached the provider (connect failure, 429): the claim is given back with a backoff, by its holder only
  * (still pending, still claim number `claimed`). True when it was.
  */

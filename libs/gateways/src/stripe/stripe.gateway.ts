@@ -131,9 +131,10 @@ export class StripeGateway extends ChargeGateway implements RefundGateway {
   private async listByReference(reference: AttemptReference): Promise<LookupResult> {
     const startedAt = performance.now();
     const createdSec = Math.floor(reference.createdAt.getTime() / 1000);
+    const sentFromSec = Math.floor(Math.min(reference.sentFrom?.getTime() ?? Infinity, reference.createdAt.getTime()) / 1000);
     const base = {
       customer: reference.customerId,
-      'created[gte]': String(createdSec - LIST_SKEW_BEFORE_SEC),
+      'created[gte]': String(sentFromSec - LIST_SKEW_BEFORE_SEC),
       // Requests for an attempt stop within its key's lifetime, so no intent of it can be newer than that (plus
       // skew): a re-check days later does not page through everything the customer bought since.
       'created[lte]': String(Math.min(Math.ceil(Date.now() / 1000), createdSec + Math.ceil(this.capabilities.keyLifetimeMs / 1000)) + LIST_SKEW_AFTER_SEC),
