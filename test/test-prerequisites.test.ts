@@ -34,6 +34,7 @@ describe('npm test prerequisites', () => {
     expect(run.text).toMatch(/Redis at 127\.0\.0\.1:\d+ does not answer \(ECONNREFUSED\): sudo apt-get install -y redis-server/);
     expect(run.text).toContain('redis-server is not on PATH');
     expect(run.text).toContain('openssl is not on PATH');
+    expect(run.text).toContain('pgbouncer is not on PATH');
     expect(run.text).not.toContain('PostgreSQL');
   });
 

@@ -82,6 +82,7 @@ const problems = (
     redisProblem(),
     chromiumProblem(),
     commandProblem('redis-server', ['--version'], 'the first-run test starts its own', 'sudo apt-get install -y redis-server'),
+    commandProblem('pgbouncer', ['--version'], 'the PostgreSQL failover test puts its primary and standby behind it', 'sudo apt-get install -y pgbouncer'),
     commandProblem('openssl', ['version'], 'the Efí mTLS tests make certificates with it', 'sudo apt-get install -y openssl'),
   ])
 ).filter(Boolean);
