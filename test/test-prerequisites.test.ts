@@ -28,13 +28,14 @@ describe('npm test prerequisites', () => {
     expect(run.code).toBe(1);
     expect(run.ms).toBeLessThan(10_000);
     const lines = run.text.trim().split('\n').slice(1);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(run.text).toContain('Chromium is not at /nonexistent/chromium');
     expect(run.text).toContain('sudo apt-get install -y chromium');
     expect(run.text).toMatch(/Redis at 127\.0\.0\.1:\d+ does not answer \(ECONNREFUSED\): sudo apt-get install -y redis-server/);
     expect(run.text).toContain('redis-server is not on PATH');
     expect(run.text).toContain('redis-cli is not on PATH');
     expect(run.text).toContain('openssl is not on PATH');
+    expect(run.text).toContain('pgbouncer is not on PATH');
     expect(run.text).not.toContain('PostgreSQL');
   });
 

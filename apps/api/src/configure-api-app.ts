@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { logRequests } from '@app/observability';
+import { DatabaseUnavailableFilter } from './database-unavailable.filter.js';
 import { DomainErrorFilter } from './domain-error.filter.js';
 import { HttpErrorFilter } from './http-error.filter.js';
 import { mountQueueBoard } from './admin/queue-board.js';
@@ -17,7 +18,8 @@ export async function configureApiApp(app: NestFastifyApplication): Promise<Nest
   await hardenHttp(app);
   app.useGlobalPipes(new CompiledValidationPipe());
   const adapterHost = app.get(HttpAdapterHost);
-  app.useGlobalFilters(new HttpErrorFilter(adapterHost), new DomainErrorFilter(adapterHost));
+  // The catch-all first: Nest asks the last-registered filter first, so the specific ones win.
+  app.useGlobalFilters(new DatabaseUnavailableFilter(adapterHost), new HttpErrorFilter(adapterHost), new DomainErrorFilter(adapterHost));
   app.enableShutdownHooks();
   // Built on the first /docs request, not at boot: every process would otherwise hold a document few ever read.
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app));
