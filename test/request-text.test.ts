@@ -84,6 +84,12 @@ describe('request text at the edge', () => {
     expect(run.status).toBe(400);
   });
 
+  it('answers a 100 kB query string with 431 headers_too_large in the error shape, not a body without a code', async () => {
+    const res = await fetch(`${stack.baseUrl}/events?after=${'x'.repeat(100_000)}`, { headers: stack.auth('merchant') });
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ statusCode: 431, code: 'headers_too_large' });
+  });
+
   it('still takes any well-formed text, emoji and accents included', async () => {
     const orderId = `ok-${randomUUID().slice(0, 8)}-pedido-ü-😀`;
     const res = await post(charge(orderId));

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '@app/config';
+import { replyToClientError } from './client-error.reply.js';
 import { decodeBody, refusedQueryParameter, unstorableStringAt } from './request-text.checks.js';
 
 /**
@@ -16,6 +17,7 @@ export function createApiHttpAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: trustProxyOf(config.TRUST_PROXY) } : {}),
+    clientErrorHandler: replyToClientError,
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) =>
       void reply.headers(SECURITY_HEADERS).code(400).send({ statusCode: 400, error: 'Bad Request', code: 'bad_request', message: error.message }),
   });
