@@ -51,6 +51,14 @@ describe('request text at the edge', () => {
     expect(await res.json()).toMatchObject({ code: 'unsupported_media_type' });
   });
 
+  it('answers 415 to a form-encoded body on a JSON route and stores nothing', async () => {
+    const tag = `form-${randomUUID().slice(0, 8)}`;
+    const res = await post(`orderId=${tag}&amountCents=100&currency=usd&customerId=cus_edge&paymentMethodId=pm_card_visa`, 'application/x-www-form-urlencoded');
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ code: 'unsupported_media_type' });
+    expect(await stored(`${tag}%`)).toBe(0);
+  });
+
   it('refuses %00 and escapes that are not UTF-8 in a query parameter, naming it', async () => {
     for (const query of ['a%00b', 'a%C3%28b']) {
       const res = await fetch(`${stack.baseUrl}/finance/charges?query=${query}`, { headers: stack.auth('reviewer') });

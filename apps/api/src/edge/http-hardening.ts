@@ -56,8 +56,13 @@ export async function hardenHttp(app: NestFastifyApplication): Promise<void> {
       done(at ? invalidBody(`${at} holds a NUL character or ill-formed Unicode`, at) : null, parsed);
     });
   });
-  // Every route takes JSON or nothing: a text/plain body is refused (415), not read as an empty object.
+  // Every route takes JSON or nothing: a text/plain body is refused (415), not read as an empty object. Nest
+  // registers a form parser at init unless one is given: given here, it refuses, so `amountCents=1&...` is a 415
+  // too rather than strings handed to the validators.
   fastify.removeContentTypeParser('text/plain');
+  app.useBodyParser<RawServerDefault>('application/x-www-form-urlencoded', {}, (_req, _body, done) =>
+    done(new HttpException({ code: 'unsupported_media_type', message: 'this api takes application/json bodies' }, HttpStatus.UNSUPPORTED_MEDIA_TYPE), undefined),
+  );
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     const parameter = refusedQueryParameter(request.url, request.query);
