@@ -41,7 +41,10 @@ export function plausible(schema: Schema | undefined, depth = 0): fc.Arbitrary<u
   if (!schema || depth > 6) return fc.jsonValue({ maxDepth: 2 });
   if (schema.enum?.length) return fc.constantFrom(...schema.enum);
   const byType = typed(schema, depth);
-  return schema.example === undefined ? byType : fc.oneof({ weight: 2, arbitrary: fc.constant(schema.example) }, { weight: 1, arbitrary: byType });
+  if (schema.example === undefined) return byType;
+  // An example string with a fresh suffix (`order-42-k3`) reaches past "already exists" to a real create.
+  const varied = typeof schema.example === 'string' ? [{ weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 4, maxLength: 8 }).map((s) => `${String(schema.example)}-${s}`) }] : [];
+  return fc.oneof({ weight: 3, arbitrary: fc.constant(schema.example) }, ...varied, { weight: 1, arbitrary: byType });
 }
 
 function typed(schema: Schema, depth: number): fc.Arbitrary<unknown> {
@@ -69,6 +72,13 @@ function day(): fc.Arbitrary<string> {
   return fc.date({ min: new Date('2025-01-01'), max: new Date('2027-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 }
 
+/** Only the required fields, each its example (varied) or a value of its enum or format: the body most likely taken. */
+export function minimal(schema: Schema | undefined): fc.Arbitrary<unknown> {
+  if (!schema?.properties) return plausible(schema);
+  const required = schema.required ?? [];
+  return fc.record(Object.fromEntries(required.map((k) => [k, plausible(schema.properties![k])])));
+}
+
 /** The schema's shape with some fields swapped for hostile values and some unknown fields added. */
 export function mutated(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!schema?.properties || depth > 4) return fc.oneof({ weight: 3, arbitrary: plausible(schema, depth) }, { weight: 1, arbitrary: hostileValue });
@@ -86,6 +96,7 @@ export function bodyOf(schema: Schema | undefined, maxBodyBytes: number): fc.Arb
   const json = (kind: string) => (value: unknown) => ({ body: JSON.stringify(value), kind, type: 'application/json' as string | undefined });
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant({ body: undefined, kind: 'none', type: undefined }) },
+    { weight: 2, arbitrary: minimal(schema).map(json('minimal')) },
     { weight: 3, arbitrary: plausible(schema).map(json('plausible')) },
     { weight: 6, arbitrary: mutated(schema).map(json('mutated')) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(json('any-json')) },
