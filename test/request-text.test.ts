@@ -51,6 +51,14 @@ describe('request text at the edge', () => {
     expect(await res.json()).toMatchObject({ code: 'unsupported_media_type' });
   });
 
+  it('answers 415 to a form-encoded body on a JSON route and stores nothing', async () => {
+    const tag = `form-${randomUUID().slice(0, 8)}`;
+    const res = await post(`orderId=${tag}&amountCents=100&currency=usd&customerId=cus_edge&paymentMethodId=pm_card_visa`, 'application/x-www-form-urlencoded');
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ code: 'unsupported_media_type' });
+    expect(await stored(`${tag}%`)).toBe(0);
+  });
+
   it('refuses %00 and escapes that are not UTF-8 in a query parameter, naming it', async () => {
     for (const query of ['a%00b', 'a%C3%28b']) {
       const res = await fetch(`${stack.baseUrl}/finance/charges?query=${query}`, { headers: stack.auth('reviewer') });
@@ -82,6 +90,12 @@ describe('request text at the edge', () => {
     expect(leap.status).toBe(200);
     const run = await fetch(`${stack.baseUrl}/reconciliation/runs`, { method: 'POST', headers: { ...stack.auth('admin'), 'Content-Type': 'application/json' }, body: JSON.stringify({ provider: 'stripe', date: '2026-02-30' }) });
     expect(run.status).toBe(400);
+  });
+
+  it('answers a 100 kB query string with 431 headers_too_large in the error shape, not a body without a code', async () => {
+    const res = await fetch(`${stack.baseUrl}/events?after=${'x'.repeat(100_000)}`, { headers: stack.auth('merchant') });
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ statusCode: 431, code: 'headers_too_large' });
   });
 
   it('still takes any well-formed text, emoji and accents included', async () => {

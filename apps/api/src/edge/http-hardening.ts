@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '@app/config';
+import { replyToClientError } from './client-error.reply.js';
 import { decodeBody, refusedQueryParameter, unstorableStringAt } from './request-text.checks.js';
 
 /**
@@ -16,6 +17,7 @@ export function createApiHttpAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: trustProxyOf(config.TRUST_PROXY) } : {}),
+    clientErrorHandler: replyToClientError,
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) =>
       void reply.headers(SECURITY_HEADERS).code(400).send({ statusCode: 400, error: 'Bad Request', code: 'bad_request', message: error.message }),
   });
@@ -54,8 +56,13 @@ export async function hardenHttp(app: NestFastifyApplication): Promise<void> {
       done(at ? invalidBody(`${at} holds a NUL character or ill-formed Unicode`, at) : null, parsed);
     });
   });
-  // Every route takes JSON or nothing: a text/plain body is refused (415), not read as an empty object.
+  // Every route takes JSON or nothing: a text/plain body is refused (415), not read as an empty object. Nest
+  // registers a form parser at init unless one is given: given here, it refuses, so `amountCents=1&...` is a 415
+  // too rather than strings handed to the validators.
   fastify.removeContentTypeParser('text/plain');
+  app.useBodyParser<RawServerDefault>('application/x-www-form-urlencoded', {}, (_req, _body, done) =>
+    done(new HttpException({ code: 'unsupported_media_type', message: 'this api takes application/json bodies' }, HttpStatus.UNSUPPORTED_MEDIA_TYPE), undefined),
+  );
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     const parameter = refusedQueryParameter(request.url, request.query);
