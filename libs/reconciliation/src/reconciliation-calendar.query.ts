@@ -6,6 +6,7 @@ import { GatewayRegistry } from '@app/gateways';
 import { InvalidReconciliationDayError } from './reconciliation.errors.js';
 import { addDays, isCalendarDay, previousDay } from './rules/reconciliation-day.js';
 import { statementSourcesOf } from './statement.sources.js';
+import { ReconciliationClock } from './reconciliation.clock.js';
 
 /** A day with no run at all is `missing`: the nightly job never reconciled it. */
 export type CalendarDayStatus = 'succeeded' | 'failed' | 'running' | 'missing';
@@ -34,6 +35,7 @@ export class ReconciliationCalendarQuery {
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
+    private readonly clock: ReconciliationClock,
   ) {}
 
   /** Providers that have a statement to reconcile. */
@@ -45,7 +47,8 @@ export class ReconciliationCalendarQuery {
   async days(provider: string, days: number, to?: string): Promise<{ provider: string; days: CalendarDay[] }> {
     statementSourcesOf(this.gateways, provider); // an unknown provider is refused, naming the known ones
     if (to !== undefined && !isCalendarDay(to)) throw new InvalidReconciliationDayError(to, 'to');
-    const last = to ?? previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const tz = this.config.RECONCILIATION_TZ;
+    const last = to ?? previousDay(this.clock.now(), tz);
     const first = addDays(last, -(days - 1));
     const rows = await this.db.query<Array<Record<string, unknown> & { day: string }>>(
       `SELECT DISTINCT ON (day) to_char(day, 'YYYY-MM-DD') AS day, id, status, lines_read, matched, settled, divergence_counts, started_at, finished_at, error,
@@ -80,7 +83,7 @@ export class ReconciliationCalendarQuery {
 
   /** Divergences found each night over the last `days` days, all providers together (the shown run of each day). */
   async divergencesPerNight(days: number): Promise<{ days: number[]; divergences: number[] }> {
-    const last = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const last = previousDay(this.clock.now(), this.config.RECONCILIATION_TZ);
     const calendars = await Promise.all(this.providers().map((provider) => this.days(provider, days, last)));
     const axis = Array.from({ length: days }, (_, i) => addDays(last, -(days - 1 - i)));
     const count = (day: string) =>
