@@ -27,3 +27,4 @@ export { LedgerAccountEntity } from './entities/ledger-account.entity.js';
 export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry.entity.js';
 export { preparedQuery } from './prepared.query.js';
 export { msInterval } from './ms-interval.sql.js';
+export { providerFirstDaySql } from './provider-first-day.sql.js';

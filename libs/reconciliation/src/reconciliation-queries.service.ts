@@ -44,7 +44,7 @@ export class ReconciliationQueries {
     const lastDay = previousDay(this.clock.now(), tz);
     return Promise.all(
       readableProviders(this.gateways).map(async (provider) => {
-        const open = await unreconciledDays(this.db.manager, provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS);
+        const open = await unreconciledDays(this.db.manager, provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS, tz);
         const first = open.at(0);
         return {
           provider,

@@ -89,8 +89,8 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   /**
    * Every day of the catch-up window up to `lastDay` (yesterday) that has no succeeded run of this provider, oldest
-   * first, each claimed and run like the nightly day: a failed or missed night is reconciled at a later tick, a failed
-   * day only once its backoff has passed (a day waiting for the provider's data is asked again at once). A day that
+   * first, from the provider's first day (`providerFirstDaySql`: before it there is nothing of ours to reconcile),
+   * each claimed and run like the nightly day: a failed or missed night is reconciled at a later tick, a failed day only once its backoff has passed (a day waiting for the provider's data is asked again at once). A day that
    * has left the window unreconciled becomes a review item. Returns the days run now.
    */
   async catchUp(provider: string, lastDay: string, options: { triedOnly?: boolean } = {}): Promise<string[]> {
@@ -104,7 +104,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     });
     const [{ now }] = await this.db.query<Array<{ now: Date }>>(`SELECT now()`);
     const ran: string[] = [];
-    for (const open of await unreconciledDays(this.db.manager, provider, lastDay, days)) {
+    for (const open of await unreconciledDays(this.db.manager, provider, lastDay, days, this.config.RECONCILIATION_TZ)) {
       if (open.running || !isDayDue(open, now, this.config.RECONCILIATION_RETRY_BACKOFF_MS)) continue;
       // The retry tick only asks again for days already tried (failed, or waiting for the provider's data); a day
       // never tried waits for the nightly tick, which runs when the day is safely over.
