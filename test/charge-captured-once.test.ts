@@ -20,7 +20,7 @@ describe('a captured charge never opens another attempt', () => {
   let alice: Reviewer;
   beforeAll(async () => {
     // Not found is trusted 300 ms after a send ended; the held create executes 5 s after it arrived.
-    stack = await startTestStack({ worker: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', RESOLUTION_MAX_TRIES: '10' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, worker: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', RESOLUTION_MAX_TRIES: '10' } });
     alice = await newReviewer(stack, 'alice');
   });
   afterAll(async () => stack.close());

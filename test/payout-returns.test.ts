@@ -46,7 +46,7 @@ describe('returned Pix payouts', () => {
 
   beforeAll(async () => {
     efi = await startEfiSimulator({ settleAfterMs: null });
-    stack = await startTestStack({ efi, reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('payout_returns'), RECONCILIATION_TZ: 'UTC', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, efi, reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('payout_returns'), RECONCILIATION_TZ: 'UTC', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
     efi.configure({ webhook: { url: `${stack.baseUrl}/webhooks/efi?hmac=${WEBHOOK_HMAC}&ignorar=` } });
     accountId = await fundedAccount(stack, 100_000);
 

@@ -24,7 +24,7 @@ describe('Asaas chargebacks and custody blocks in the nightly run', () => {
   };
 
   beforeAll(async () => {
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('reconciliation_asaas_chargebacks'), RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('reconciliation_asaas_chargebacks'), RECONCILIATION_TZ: 'UTC' } });
     planted.disputed = await paidCard();
     stack.sim.setAsaasPaymentStatus(planted.disputed.paymentId, 'CHARGEBACK_REQUESTED');
     stack.sim.bookAsaasMovement(planted.disputed.paymentId, 'CHARGEBACK', today);

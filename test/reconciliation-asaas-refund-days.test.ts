@@ -57,9 +57,12 @@ describe('Asaas refunds booked on another day than they were made', () => {
 
   beforeAll(async () => {
     const databaseUrl = await scratchDatabase('reconciliation_asaas_refund_days');
-    // The worker's resolver learns our PENDING refund turned DONE; no nightly tick, runs are asked for.
+    // The worker's resolver learns our PENDING refund turned DONE; no nightly tick, runs are asked for. A run reads
+    // only a day that has ended, and Asaas books these refunds up to two days on: reconciliation's clock is three
+    // days later, as a finance team asking for these days once all of them are over.
     stack = await startTestStack({
       worker: true,
+      reconciliationDaysLater: 3,
       env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_CRON: 'off', RESOLUTION_MAX_TRIES: '40' },
     });
   });

@@ -37,7 +37,7 @@ describe('nightly reconciliation of Asaas refunds', () => {
 
   beforeAll(async () => {
     const databaseUrl = await scratchDatabase('reconciliation_asaas_refunds');
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
   });
   afterAll(async () => stack.close());
 

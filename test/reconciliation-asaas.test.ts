@@ -36,7 +36,7 @@ describe('nightly reconciliation of Asaas payments', () => {
 
   beforeAll(async () => {
     const databaseUrl = await scratchDatabase('reconciliation_asaas');
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
     const matched = await succeeded();
     const amount = await succeeded();
     await stack.db.query(`UPDATE charges SET amount_cents = amount_cents + 100 WHERE id = $1`, [amount.chargeId]);

@@ -7,6 +7,7 @@ import { startSimulator, type Simulator } from '@app/simulator';
 import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
+import { firstAttemptOn } from './support/reconciliation.js';
 
 const WORKER = 'dist/apps/worker/src/main.js';
 const LINES = 40;
@@ -34,6 +35,8 @@ describe('kill -9 of a worker in the middle of a reconciliation run', () => {
     const noon = Date.parse(`${yesterday}T12:00:00Z`) / 1000;
     const planted = sim.plantCharges(Array.from({ length: LINES }, (_, i) => ({ amount: 500 + i, created: noon + i })));
     // Only yesterday: earlier days' catch-up runs would be other rows here (catch-up has its own test).
+    // The service has charged through Stripe since yesterday (so yesterday is its own to reconcile).
+    await firstAttemptOn(databaseUrl, 'stripe', yesterday);
     const env = { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_LEASE_MS: '1500', RECONCILIATION_REPORT_POLL_MS: '20', RECONCILIATION_CATCHUP_DAYS: '1' };
 
     worker = spawn(process.execPath, [WORKER], {

@@ -148,13 +148,14 @@ describe('no day goes unreconciled', () => {
     expect(audit.body.at(-1)).toMatchObject({ actor: 'reconciliation', action: 'decide', decision: 'acknowledge', stateAfter: 'closed' });
   });
 
-  it('opens no gap item for a provider with no history at all (a fresh install), and reconciles its window', async () => {
-    // Asaas has neither runs nor attempts in this file's database: there is nothing of ours before the window.
-    // The retry tick between nights asks only for days already tried: none yet, so it runs nothing.
+  it('a provider with no history at all (a fresh install) has no gap item and nothing to catch up: its days are before the service', async () => {
+    // Asaas has neither runs nor attempts in this file's database: there is nothing of ours on any day to reconcile.
     expect(await runs.catchUp('asaas', yesterday, { triedOnly: true })).toEqual([]);
-    const ran = await runs.catchUp('asaas', yesterday);
-    expect(ran).toHaveLength(3);
+    expect(await runs.catchUp('asaas', yesterday)).toEqual([]);
     const [{ n }] = await stack.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM review_items WHERE gap_provider = 'asaas'`);
     expect(n).toBe(0);
+    expect(await stack.db.query(`SELECT count(*)::int AS n FROM reconciliation_runs WHERE provider = 'asaas'`)).toEqual([{ n: 0 }]);
+    const calendar = await stack.http.get('/finance/reconciliation/calendar').query({ provider: 'asaas', days: '3' }).set(stack.auth('admin'));
+    expect(calendar.body.days.map((d: { status: string }) => d.status)).toEqual(['before_service', 'before_service', 'before_service']);
   });
 });

@@ -47,7 +47,7 @@ describe('reconciliation of Pix transfers that contradict a terminal payout atte
   beforeAll(async () => {
     efi = await startEfiSimulator({ settleAfterMs: null, hangMs: 1_500 });
     const databaseUrl = await scratchDatabase('reconciliation_payout_contradictions');
-    stack = await startTestStack({ efi, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, efi, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
     accountId = await fundedAccount(stack, 100_000);
 
     // A payout that succeeded (webhook), then a second transfer naming the same attempt in upper case.

@@ -68,7 +68,7 @@ describe('nightly reconciliation of Pix payouts against the sent-Pix statement',
   beforeAll(async () => {
     efi = await startEfiSimulator({ settleAfterMs: null, hangMs: 1_500 });
     const databaseUrl = await scratchDatabase('reconciliation_payouts');
-    stack = await startTestStack({ efi, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, efi, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', EFI_WEBHOOK_HMAC: WEBHOOK_HMAC } });
     planted = { accountId: await fundedAccount(stack, 100_000) } as Planted;
     webhooksTo(true);
 

@@ -29,7 +29,7 @@ describe('on-demand reconciliation runs queued to the worker', () => {
     const env = { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_LEASE_MS: '1000', RECONCILIATION_CRON: 'off' };
     const queuePrefix = `recon-queued-${randomUUID().slice(0, 8)}`;
     // An api with no worker: the run is recorded, claimed by no one, and its job waits in Redis.
-    const api = await startTestStack({ sim, queuePrefix, env });
+    const api = await startTestStack({ sim, queuePrefix, env, reconciliationDaysLater: 1 });
     stacks.push(api);
     const res = await api.http.post('/reconciliation/runs').set(api.auth('admin')).send({ provider: 'stripe', date: today, source: 'api' });
     expect(res.status, JSON.stringify(res.body)).toBe(202);

@@ -36,7 +36,7 @@ describe('nightly reconciliation of refunds', () => {
 
   beforeAll(async () => {
     const databaseUrl = await scratchDatabase('reconciliation_refunds');
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
 
     // Ours and in the statement, for its amount: nothing to say.
     const matched = await succeededCharge(stack);

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ReconciliationRunsService, previousDay } from '@app/reconciliation';
+import { ReconciliationRunsService, addDays, previousDay } from '@app/reconciliation';
 import { startSimulator, type Simulator } from '@app/simulator';
 import { scratchDatabase } from './support/scratch-database.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
+import { firstAttemptOn } from './support/reconciliation.js';
 
 /** Its own database and simulator: the scheduled run reconciles everything of a day, so it must see only this file's. */
 describe('the nightly reconciliation in the workers', () => {
@@ -19,6 +20,8 @@ describe('the nightly reconciliation in the workers', () => {
     sim = await startSimulator();
     const yesterday = previousDay(new Date(), 'UTC');
     const [planted] = sim.plantCharges([{ amount: 1234, created: Date.parse(`${yesterday}T12:00:00Z`) / 1000 }]);
+    // The service has charged through both providers since the day before: yesterday is a day of its own to reconcile.
+    for (const provider of ['stripe', 'asaas']) await firstAttemptOn(databaseUrl, provider, addDays(yesterday, -1));
     // Every second, so the test sees several ticks of both workers; in production the default is 0 2 * * *.
     // Catch-up reaches back one day here (yesterday); the catch-up of earlier days has its own test below.
     const env = { DATABASE_URL: databaseUrl, RECONCILIATION_CRON: '* * * * * *', RECONCILIATION_TZ: 'UTC', RECONCILIATION_REPORT_POLL_MS: '20', RECONCILIATION_CATCHUP_DAYS: '1' };
@@ -66,12 +69,18 @@ describe('the nightly reconciliation in the workers', () => {
     const statuses = () => stack.db.query<Array<{ day: string; status: string }>>(`SELECT day::text AS day, status FROM reconciliation_runs WHERE provider = 'stripe' ORDER BY started_at, id`);
     expect(await statuses()).toEqual([{ day: d3, status: 'succeeded' }, { day: d2, status: 'failed' }, { day: d1, status: 'failed' }]);
 
-    // The next tick: every day of the window without a success, oldest first (the day before d3 had none either).
+    // The next tick: every day of the window without a success, oldest first. The window's first day, before d3,
+    // has no run either, but it came before the service's first run (d3) and it has no attempt of ours: there is
+    // nothing of ours to reconcile then, so it is `before_service`, not a day to catch up.
     stack.sim.setFaults({});
     const ran = await runs.catchUp('stripe', d1);
-    expect(ran).toEqual([dayBefore(yesterday, 3), d2, d1]);
+    expect(ran).toEqual([d2, d1]);
     const after = await statuses();
-    expect(after.filter((r) => r.status === 'succeeded').map((r) => r.day).sort()).toEqual([dayBefore(yesterday, 3), d3, d2, d1].sort());
+    expect(after.filter((r) => r.status === 'succeeded').map((r) => r.day).sort()).toEqual([d3, d2, d1].sort());
+    const calendar = await stack.http.get('/finance/reconciliation/calendar').query({ provider: 'stripe', to: d1, days: '4' }).set(stack.auth('admin'));
+    expect(calendar.body.days.map((d: { day: string; status: string }) => [d.day, d.status])).toEqual([
+      [d1, 'succeeded'], [d2, 'succeeded'], [d3, 'succeeded'], [dayBefore(yesterday, 3), 'before_service'],
+    ]);
     const [divergence] = await stack.db.query(`SELECT kind, day::text AS day FROM reconciliation_divergences WHERE provider_charge_id = $1`, [lost.paymentIntentId]);
     expect(divergence).toEqual({ kind: 'provider_only', day: d2 });
     // Another tick finds nothing left to do.

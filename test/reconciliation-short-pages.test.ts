@@ -39,7 +39,7 @@ describe('statement readers never end short', () => {
   beforeAll(async () => {
     efi = await startEfiSimulator({ settleAfterMs: null });
     const databaseUrl = await scratchDatabase('reconciliation_short_pages');
-    stack = await startTestStack({ efi, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, efi, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC' } });
     stack.sim.plantCharges([{ amount: 1000 }, { amount: 2000 }, { amount: 3000 }]);
     // More than one page of the day at Asaas (100 a page), and one payment of the next day, still being written.
     stack.sim.plantAsaasPayments(Array.from({ length: 150 }, (_, i) => ({ amountCents: 1000 + i, paymentDate: today })));

@@ -18,7 +18,7 @@ describe('a Stripe refund reversed by refund_failure', () => {
   const planted = {} as { reversedRefund: string; reversedCharge: string; failedAttempt: string; failedProviderRefund: string };
 
   beforeAll(async () => {
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('reconciliation_refund_failure'), RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('reconciliation_refund_failure'), RECONCILIATION_TZ: 'UTC' } });
 
     // Ours, succeeded, then failed at Stripe (the card account closed, say): refund line, then its reversal.
     const charge = await succeededCharge(stack);

@@ -29,7 +29,7 @@ describe('a Stripe refund reversed on a later day than its refund line', () => {
     );
 
   beforeAll(async () => {
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('reconciliation_refund_reversed_later'), RECONCILIATION_TZ: 'UTC' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: await scratchDatabase('reconciliation_refund_reversed_later'), RECONCILIATION_TZ: 'UTC' } });
     const customerId = `cus_rev${Date.now()}`;
     const charge = await succeededCharge(stack, { customerId });
     chargeId = charge.id;

@@ -48,7 +48,7 @@ describe('nightly reconciliation against the provider statement', () => {
 
   beforeAll(async () => {
     const databaseUrl = await scratchDatabase('reconciliation');
-    stack = await startTestStack({ reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_REPORT_POLL_MS: '20' } });
+    stack = await startTestStack({ reconciliationDaysLater: 1, reconciliationRuns: true, env: { DATABASE_URL: databaseUrl, RECONCILIATION_TZ: 'UTC', RECONCILIATION_REPORT_POLL_MS: '20' } });
     const succeeded = async (overrides: Record<string, unknown> = {}) => {
       const view = await submit(stack, (await createCharge(stack, overrides)).id);
       expect(view.status).toBe('succeeded');

@@ -73,3 +73,18 @@ export async function insertRefundProposal(
   );
   return { proposalId, divergenceId };
 }
+
+/**
+ * The service has charged through `provider` since noon UTC of `day`: the row its first attempt writes
+ * (`provider_first_attempts`). Reconciliation begins that day; earlier days are before the service.
+ */
+export async function firstAttemptOn(databaseUrl: string, provider: string, day: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`INSERT INTO provider_first_attempts (provider, first_attempt_at) VALUES ($1, $2::date + time '12:00' AT TIME ZONE 'UTC')`, [provider, day]);
+  } finally {
+    await client.end();
+  }
+}

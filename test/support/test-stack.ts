@@ -14,6 +14,7 @@ import { AppConfig, loadConfig } from '@app/config';
 import { ResolutionModule } from '@app/resolution';
 import { DEFAULT_ASAAS_WEBHOOK_TOKEN, startSimulator, type EfiSimulator, type Simulator } from '@app/simulator';
 import { listenMetrics } from '@app/observability';
+import { ReconciliationClock } from '@app/reconciliation';
 
 export interface TestStack {
   app: INestApplication;
@@ -50,6 +51,11 @@ export interface TestStackOptions {
   queuePrefix?: string;
   /** An Efí Pix simulator for payouts: EFI_* settings point at it. */
   efi?: EfiSimulator;
+  /**
+   * Reconciliation's clock this many days on: a run may read only a day that has ended, so a test that reconciles
+   * the day its charges were made (or a day the simulator booked later) asks as if from that many days later.
+   */
+  reconciliationDaysLater?: number;
 }
 
 /** Compressed timings: hours of provider behaviour in test-sized milliseconds. */
@@ -93,10 +99,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...(options.worker ? [WorkerModule] : options.resolution ? [ResolutionModule] : []),
     ...(options.reconciliationRuns ? [ReconciliationRunWorkerModule] : []),
   ];
-  const moduleRef = await Test.createTestingModule({ imports })
-    .overrideProvider(AppConfig)
-    .useValue(config)
-    .compile();
+  const builder = Test.createTestingModule({ imports }).overrideProvider(AppConfig).useValue(config);
+  const later = (options.reconciliationDaysLater ?? 0) * 86_400_000;
+  // Without the option the stack keeps the production clock.
+  if (later) builder.overrideProvider(ReconciliationClock).useValue({ now: () => new Date(Date.now() + later) } satisfies ReconciliationClock);
+  const moduleRef = await builder.compile();
   const adapter = createApiHttpAdapter(config);
   const routes: TestStack['routes'] = [];
   adapter.getInstance().addHook('onRoute', (route) => {

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { AppConfig } from '@app/config';
 import { GatewayRegistry } from '@app/gateways';
-import { ReconciliationRunsService, previousDay, readableProviders } from '@app/reconciliation';
+import { ReconciliationClock, ReconciliationRunsService, previousDay, readableProviders } from '@app/reconciliation';
 
 /**
  * Every worker fires RECONCILIATION_CRON in RECONCILIATION_TZ and asks to run the previous day, and every day of
@@ -24,6 +24,7 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
     private readonly gateways: GatewayRegistry,
     private readonly registry: SchedulerRegistry,
     private readonly config: AppConfig,
+    private readonly clock: ReconciliationClock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -53,7 +54,7 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
   }
 
   private async nightly(): Promise<void> {
-    const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const day = previousDay(this.clock.now(), this.config.RECONCILIATION_TZ);
     // Only providers whose statement the adapter can read (each through the source it offers): the others are
     // reported as not reconciled, not failed.
     // Yesterday, and every earlier day of the catch-up window that never succeeded (a failed or missed night).
@@ -61,7 +62,7 @@ export class ReconciliationSchedule implements OnApplicationBootstrap, OnApplica
   }
 
   private async retryTried(): Promise<void> {
-    const day = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const day = previousDay(this.clock.now(), this.config.RECONCILIATION_TZ);
     for (const provider of readableProviders(this.gateways)) await this.runs.catchUp(provider, day, { triedOnly: true });
   }
 

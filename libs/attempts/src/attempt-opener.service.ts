@@ -6,6 +6,7 @@ import { AttemptEntity } from '@app/database';
 import type { AttemptOperation } from './attempt.operations.js';
 import { OpenAttemptExistsError } from './attempts.errors.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
+import { ProviderFirstAttempt } from './provider-first-attempt.recorder.js';
 import { hasOpenReviewItem } from '@app/review/items';
 import { decideOpening } from './rules/opening-decision.js';
 import { insertClaimedAttempt, openClaimedChargeAttempt } from './store/attempt-creation.store.js';
@@ -56,6 +57,7 @@ export class AttemptOpener {
     @InjectDataSource() private readonly db: DataSource,
     private readonly recheck: PreviousAttemptRecheck,
     private readonly config: AppConfig,
+    private readonly firstAttempt: ProviderFirstAttempt,
   ) {}
 
   /**
@@ -83,6 +85,7 @@ export class AttemptOpener {
    * committed or reserved the money: with no attempts and nothing in review the rule can only say "create".
    */
   async openFirstAttempt(em: EntityManager, attempt: AttemptEntity, actor: string): Promise<AttemptEntity> {
+    await this.firstAttempt.openingIn(em, attempt.provider);
     await this.create(em, attempt, 0, actor);
     return attempt;
   }
@@ -109,6 +112,7 @@ export class AttemptOpener {
     if (decision.kind === 'reuse') return { kind: 'open', attempt: decision.attempt, created: false };
     if (decision.kind !== 'create') return decision;
     const attempt = await owner.prepare(em, locked, attempts.length);
+    await this.firstAttempt.openingIn(em, attempt.provider);
     await this.create(em, attempt, attempts.length, actor);
     return { kind: 'open', attempt, created: true };
   }

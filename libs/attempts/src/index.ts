@@ -12,6 +12,7 @@ export { capturedProviderChargeId, isCapture } from './capture.sql.js';
 export * from './rules/index.js';
 export * from './attempts.errors.js';
 export { openClaimedChargeAttempt } from './store/attempt-creation.store.js';
+export { ProviderFirstAttempt } from './provider-first-attempt.recorder.js';
 export { loadAttemptTarget, lookupAtProvider, createAtProvider, type AttemptTarget, type AttemptOperation } from './attempt.operations.js';
 export { PreviousAttemptRecheck, type RecheckOutcome } from './previous-attempt.recheck.js';
 export { type SettledSend } from './store/attempt-transition.store.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AttemptOpener, PreviousAttemptUnverifiedError, decideOpening, openClaimedChargeAttempt, payloadHash, type AttemptOwner, type OpenedAttempt } from '@app/attempts';
+import { AttemptOpener, PreviousAttemptUnverifiedError, ProviderFirstAttempt, decideOpening, openClaimedChargeAttempt, payloadHash, type AttemptOwner, type OpenedAttempt } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { AttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
@@ -26,6 +26,7 @@ export class ChargeAttemptOpener {
     private readonly opener: AttemptOpener,
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
+    private readonly firstAttempt: ProviderFirstAttempt,
   ) {}
 
   /** The full, locked path: reuse the open attempt or open a new one (re-checking a failed-as-not-found one first). */
@@ -46,6 +47,8 @@ export class ChargeAttemptOpener {
     if (!read) throw new ChargeNotFoundError(chargeId);
     if (decideOpening(read.attempts, read.inReview, { now: read.dbNow, validMs: this.config.RECHECK_VALID_MS }).kind !== 'create') return null;
     const attempt = this.encode(read.charge, read.attempts.length);
+    // A set lookup after the provider's first attempt in this process; one insert that changes nothing at most once before.
+    await this.firstAttempt.opening(attempt.provider);
     const opened = await openClaimedChargeAttempt(this.db, attempt, read.attempts.length, this.config.SUBMIT_LEASE_MS, actor);
     return opened ? { ...read, attempt } : null;
   }

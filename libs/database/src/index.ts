@@ -28,3 +28,4 @@ export { LedgerEntryEntity, type LedgerEntryKind } from './entities/ledger-entry
 export { preparedQuery } from './prepared.query.js';
 export { msInterval } from './ms-interval.sql.js';
 export { isDatabaseUnavailable } from './connection-loss.check.js';
+export { providerFirstDaySql } from './provider-first-day.sql.js';

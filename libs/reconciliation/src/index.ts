@@ -3,6 +3,7 @@ export { ReconciliationRunsService, type RunRequest } from './reconciliation-run
 export { ReconciliationQueries, type DivergenceFilter } from './reconciliation-queries.service.js';
 export { ReconciliationCalendarQuery, type CalendarDay } from './reconciliation-calendar.query.js';
 export { RefundProposalsService } from './refund-proposals.service.js';
+export { ReconciliationClock } from './reconciliation.clock.js';
 export { readableProviders } from './statement.sources.js';
 export type { DivergenceView, OpenDaysView, RefundProposalView, RunView } from './reconciliation.views.js';
 export * from './reconciliation.errors.js';

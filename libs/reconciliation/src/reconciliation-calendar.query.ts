@@ -2,13 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
+import { providerFirstDaySql } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { InvalidReconciliationDayError } from './reconciliation.errors.js';
 import { addDays, isCalendarDay, previousDay } from './rules/reconciliation-day.js';
 import { statementSourcesOf } from './statement.sources.js';
+import { ReconciliationClock } from './reconciliation.clock.js';
 
-/** A day with no run at all is `missing`: the nightly job never reconciled it. */
-export type CalendarDayStatus = 'succeeded' | 'failed' | 'running' | 'missing';
+/**
+ * A day with no run at all is `missing`: the nightly job never reconciled it; unless it came before the service first
+ * saw the provider (`before_service`, `providerFirstDaySql`): nothing of ours existed to reconcile, and the catch-up
+ * never claims it.
+ */
+export type CalendarDayStatus = 'succeeded' | 'failed' | 'running' | 'missing' | 'before_service';
 
 export interface CalendarDay {
   day: string;
@@ -34,6 +40,7 @@ export class ReconciliationCalendarQuery {
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
+    private readonly clock: ReconciliationClock,
   ) {}
 
   /** Providers that have a statement to reconcile. */
@@ -45,7 +52,8 @@ export class ReconciliationCalendarQuery {
   async days(provider: string, days: number, to?: string): Promise<{ provider: string; days: CalendarDay[] }> {
     statementSourcesOf(this.gateways, provider); // an unknown provider is refused, naming the known ones
     if (to !== undefined && !isCalendarDay(to)) throw new InvalidReconciliationDayError(to, 'to');
-    const last = to ?? previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const tz = this.config.RECONCILIATION_TZ;
+    const last = to ?? previousDay(this.clock.now(), tz);
     const first = addDays(last, -(days - 1));
     const rows = await this.db.query<Array<Record<string, unknown> & { day: string }>>(
       `SELECT DISTINCT ON (day) to_char(day, 'YYYY-MM-DD') AS day, id, status, lines_read, matched, settled, divergence_counts, started_at, finished_at, error,
@@ -55,11 +63,14 @@ export class ReconciliationCalendarQuery {
         ORDER BY day, CASE status WHEN 'running' THEN 0 WHEN 'succeeded' THEN 1 ELSE 2 END, started_at DESC, id`,
       [provider, first, last],
     );
+    const [{ firstDay }] = await this.db.query<Array<{ firstDay: string | null }>>(`SELECT to_char(${providerFirstDaySql('$1', '$2')}, 'YYYY-MM-DD') AS "firstDay"`, [provider, tz]);
+    // Never seen: every day is before the service. Both YYYY-MM-DD: the text order is the calendar order.
+    const beforeService = (day: string) => firstDay === null || day < firstDay;
     const byDay = new Map(rows.map((row) => [row.day, row]));
     const calendar = Array.from({ length: days }, (_, i) => {
       const day = addDays(last, -i);
       const run = byDay.get(day);
-      if (!run) return { day, status: 'missing' as const, runId: null, runs: 0, linesRead: null, matched: null, settled: null, divergences: {}, startedAt: null, finishedAt: null, durationSeconds: null, error: null };
+      if (!run) return { day, status: beforeService(day) ? ('before_service' as const) : ('missing' as const), runId: null, runs: 0, linesRead: null, matched: null, settled: null, divergences: {}, startedAt: null, finishedAt: null, durationSeconds: null, error: null };
       return {
         day,
         status: run.status as CalendarDayStatus,
@@ -80,7 +91,7 @@ export class ReconciliationCalendarQuery {
 
   /** Divergences found each night over the last `days` days, all providers together (the shown run of each day). */
   async divergencesPerNight(days: number): Promise<{ days: number[]; divergences: number[] }> {
-    const last = previousDay(new Date(), this.config.RECONCILIATION_TZ);
+    const last = previousDay(this.clock.now(), this.config.RECONCILIATION_TZ);
     const calendars = await Promise.all(this.providers().map((provider) => this.days(provider, days, last)));
     const axis = Array.from({ length: days }, (_, i) => addDays(last, -(days - 1 - i)));
     const count = (day: string) =>

@@ -6,6 +6,7 @@ import { ReconciliationDivergenceEntity, ReconciliationRunEntity } from '@app/da
 import { GatewayRegistry } from '@app/gateways';
 import { dayWindow, previousDay } from './rules/reconciliation-day.js';
 import { readableProviders } from './statement.sources.js';
+import { ReconciliationClock } from './reconciliation.clock.js';
 import { acknowledgeDivergences } from './divergence-acknowledgement.js';
 import { unreconciledDays } from './unreconciled-days.query.js';
 import { DivergenceNotFoundError, InvalidCursorError, ReconciliationRunNotFoundError } from './reconciliation.errors.js';
@@ -30,6 +31,7 @@ export class ReconciliationQueries {
     @InjectDataSource() private readonly db: DataSource,
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
+    private readonly clock: ReconciliationClock,
   ) {}
 
   /**
@@ -39,10 +41,10 @@ export class ReconciliationQueries {
    */
   async openDays(): Promise<OpenDaysView[]> {
     const tz = this.config.RECONCILIATION_TZ;
-    const lastDay = previousDay(new Date(), tz);
+    const lastDay = previousDay(this.clock.now(), tz);
     return Promise.all(
       readableProviders(this.gateways).map(async (provider) => {
-        const open = await unreconciledDays(this.db.manager, provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS);
+        const open = await unreconciledDays(this.db.manager, provider, lastDay, this.config.RECONCILIATION_CATCHUP_DAYS, tz);
         const first = open.at(0);
         return {
           provider,

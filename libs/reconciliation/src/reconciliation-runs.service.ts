@@ -6,10 +6,11 @@ import { AppConfig } from '@app/config';
 import { isUniqueViolation, msInterval } from '@app/database';
 import { GatewayRegistry, StatementUnsupportedError, type StatementSource } from '@app/gateways';
 import { ReconciliationRunJobs } from '@app/queues';
-import { InvalidReconciliationDayError, ReconciliationRunRunningError } from './reconciliation.errors.js';
+import { InvalidReconciliationDayError, ReconciliationRunRunningError, RunDayNotClosedError } from './reconciliation.errors.js';
+import { ReconciliationClock } from './reconciliation.clock.js';
 import { CLAIMED_COLUMNS, LEASE_OWNER, type ClaimedRun } from './reconciliation-run.lease.js';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor.js';
-import { addDays, isCalendarDay } from './rules/reconciliation-day.js';
+import { addDays, isCalendarDay, isDayClosed, previousDay } from './rules/reconciliation-day.js';
 import { isDayDue } from './rules/day-retry.js';
 import { openGapReviewItems } from '@app/review/items';
 import { unreconciledDays } from './unreconciled-days.query.js';
@@ -40,6 +41,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
     private readonly jobs: ReconciliationRunJobs,
+    private readonly clock: ReconciliationClock,
   ) {}
 
   /**
@@ -76,6 +78,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   /** The nightly job: the first worker whose insert lands runs the day; the others get null. */
   async runScheduled(provider: string, day: string): Promise<string | null> {
+    this.assertClosed(day, 'day');
     const source = statementSourceFor(this.config.RECONCILIATION_SOURCE as StatementSource, statementSourcesOf(this.gateways, provider));
     if (!source) return null;
     const run = await this.insertRun({ provider, day, source, requestedBy: 'scheduler' }, 'scheduled');
@@ -86,11 +89,12 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   /**
    * Every day of the catch-up window up to `lastDay` (yesterday) that has no succeeded run of this provider, oldest
-   * first, each claimed and run like the nightly day: a failed or missed night is reconciled at a later tick, a failed
-   * day only once its backoff has passed (a day waiting for the provider's data is asked again at once). A day that
+   * first, from the provider's first day (`providerFirstDaySql`: before it there is nothing of ours to reconcile),
+   * each claimed and run like the nightly day: a failed or missed night is reconciled at a later tick, a failed day only once its backoff has passed (a day waiting for the provider's data is asked again at once). A day that
    * has left the window unreconciled becomes a review item. Returns the days run now.
    */
   async catchUp(provider: string, lastDay: string, options: { triedOnly?: boolean } = {}): Promise<string[]> {
+    this.assertClosed(lastDay, 'lastDay');
     const days = this.config.RECONCILIATION_CATCHUP_DAYS;
     await openGapReviewItems(this.db.manager, {
       provider,
@@ -100,7 +104,7 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
     });
     const [{ now }] = await this.db.query<Array<{ now: Date }>>(`SELECT now()`);
     const ran: string[] = [];
-    for (const open of await unreconciledDays(this.db.manager, provider, lastDay, days)) {
+    for (const open of await unreconciledDays(this.db.manager, provider, lastDay, days, this.config.RECONCILIATION_TZ)) {
       if (open.running || !isDayDue(open, now, this.config.RECONCILIATION_RETRY_BACKOFF_MS)) continue;
       // The retry tick only asks again for days already tried (failed, or waiting for the provider's data); a day
       // never tried waits for the nightly tick, which runs when the day is safely over.
@@ -164,8 +168,16 @@ export class ReconciliationRunsService implements OnApplicationShutdown {
 
   private validate(input: RunRequest): void {
     if (!isCalendarDay(input.day)) throw new InvalidReconciliationDayError(input.day);
+    this.assertClosed(input.day, 'date');
     const offered = statementSourcesOf(this.gateways, input.provider);
     // Refused now, not as a run that fails in the background.
     if (!offered.includes(input.source ?? 'api')) throw new StatementUnsupportedError(input.provider, input.source ?? 'api');
+  }
+
+  /** The nightly job's own rule, for every way a run starts: a day is read once it has ended in RECONCILIATION_TZ. */
+  private assertClosed(day: string, field: string): void {
+    const now = this.clock.now();
+    const tz = this.config.RECONCILIATION_TZ;
+    if (!isDayClosed(day, now, tz)) throw new RunDayNotClosedError(day, previousDay(now, tz), tz, field);
   }
 }

@@ -24,6 +24,15 @@ export class InvalidReconciliationDayError extends DomainError {
   }
 }
 
+/** A run reads a whole day: one that has not ended yet in RECONCILIATION_TZ (today, or later) has no full statement. */
+export class RunDayNotClosedError extends DomainError {
+  readonly code = 'run_day_not_closed';
+  readonly kind = 'unprocessable';
+  constructor(day: string, lastClosedDay: string, timeZone: string, field = 'date') {
+    super(`${field} ${day} has not ended yet in ${timeZone}: the latest day a run may read is ${lastClosedDay}`, { field, lastClosedDay });
+  }
+}
+
 export class DivergenceNotFoundError extends DomainError {
   readonly code = 'divergence_not_found';
   readonly kind = 'not_found';

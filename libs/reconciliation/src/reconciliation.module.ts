@@ -11,11 +11,12 @@ import { ProposalProviderCheck } from './proposal-provider.check.js';
 import { RefundProposalsService } from './refund-proposals.service.js';
 import { UnknownAttemptSettler } from './unknown-attempt.settler.js';
 import { PayoutReturnsStep } from './payout-returns.step.js';
+import { ReconciliationClock, SystemReconciliationClock } from './reconciliation.clock.js';
 
 /** The nightly comparison with the provider's statement: runs, divergences, settling, refund proposals. */
 @Module({
   imports: [AttemptsModule, RefundsModule, PayoutsModule],
-  providers: [ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, PayoutReturnsStep, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges, ReconciliationCalendarQuery],
-  exports: [ReconciliationRunsService, ReconciliationQueries, RefundProposalsService, ReconciliationCalendarQuery],
+  providers: [{ provide: ReconciliationClock, useClass: SystemReconciliationClock }, ReconciliationRunsService, ReconciliationRunExecutor, UnknownAttemptSettler, PayoutReturnsStep, ReconciliationQueries, RefundProposalsService, ProposalProviderCheck, ReconciliationGauges, ReconciliationCalendarQuery],
+  exports: [ReconciliationClock, ReconciliationRunsService, ReconciliationQueries, RefundProposalsService, ReconciliationCalendarQuery],
 })
 export class ReconciliationModule {}

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { providerFirstDaySql } from '@app/database';
 
 /** A day of the catch-up window with no succeeded run, with what its tries came to so far. */
 export interface UnreconciledDay {
@@ -16,8 +17,10 @@ export interface UnreconciledDay {
 /**
  * Every day of the `days`-day window ending at `lastDay` with no succeeded run of `provider`, oldest first: what a
  * tick catches up, what the unreconciled-days gauge counts and what the console lists. Uses the (provider, day) index.
+ * Only from the day the service first saw the provider (`providerFirstDaySql`, in `timeZone`): before it
+ * there is nothing of ours to reconcile, and a provider never seen has no open day at all.
  */
-export async function unreconciledDays(em: EntityManager, provider: string, lastDay: string, days: number): Promise<UnreconciledDay[]> {
+export async function unreconciledDays(em: EntityManager, provider: string, lastDay: string, days: number, timeZone: string): Promise<UnreconciledDay[]> {
   const rows = await em.query<Array<{ day: string; running: boolean; last_status: string | null; last_error: string | null; failed_runs: number; last_failed_at: Date | null }>>(
     `SELECT d::date::text AS day, coalesce(s.running, false) AS running, l.status AS last_status, l.error AS last_error,
             s.failed_runs, s.last_failed_at
@@ -31,8 +34,9 @@ export async function unreconciledDays(em: EntityManager, provider: string, last
             SELECT r.status, r.error FROM reconciliation_runs r WHERE r.provider = $1 AND r.day = d::date
              ORDER BY r.started_at DESC, r.id DESC LIMIT 1) l ON true
       WHERE NOT coalesce(s.succeeded, false)
+        AND d::date >= ${providerFirstDaySql('$1', '$4')}
       ORDER BY d`,
-    [provider, lastDay, days],
+    [provider, lastDay, days, timeZone],
   );
   return rows.map((r) => ({
     day: r.day,

@@ -96,7 +96,7 @@ export class ChargeLookupPageDoc {
 
 export class CalendarDayDoc {
   @ApiProperty({ example: '2026-12-01' }) day: string;
-  @ApiProperty({ enum: ['succeeded', 'failed', 'running', 'missing'] }) status: string;
+  @ApiProperty({ enum: ['succeeded', 'failed', 'running', 'missing', 'before_service'], description: 'missing: no run; before_service: no run, and before the service first saw the provider (nothing to reconcile)' }) status: string;
   @ApiPropertyOptional({ nullable: true, description: 'the run shown: a running one, else the latest succeeded, else the latest failed' }) runId: string | null;
   @ApiProperty({ description: 'every run of the day' }) runs: number;
   @ApiPropertyOptional({ nullable: true }) linesRead: number | null;

@@ -17,7 +17,7 @@ export class ReconciliationController {
   ) {}
 
   @Post('runs')
-  @ApiErrors({ 400: ['invalid_reconciliation_day', 'statement_unsupported', 'unknown_provider'], 409: 'reconciliation_run_running' })
+  @ApiErrors({ 400: ['invalid_reconciliation_day', 'statement_unsupported', 'unknown_provider'], 409: 'reconciliation_run_running', 422: 'run_day_not_closed' })
   @HttpCode(202)
   @ApiAcceptedResponse({ type: RunAcceptedView, description: 'started; 409 with the running run id if the day is already running' })
   createRun(@Body() body: CreateRunDto, @CurrentActor() actor: Actor): Promise<{ id: string; status: 'running' }> {

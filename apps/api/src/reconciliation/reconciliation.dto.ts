@@ -9,7 +9,7 @@ export class CreateRunDto {
   @IsString() @Length(1, 50)
   provider: string;
 
-  @ApiProperty({ description: 'the day in RECONCILIATION_TZ', example: '2026-12-01' })
+  @ApiProperty({ description: 'the day in RECONCILIATION_TZ; one that has ended there (yesterday or earlier), else 422 run_day_not_closed', example: '2026-12-01' })
   @IsCalendarDay({ message: 'date must be a calendar date written YYYY-MM-DD' })
   date: string;
 

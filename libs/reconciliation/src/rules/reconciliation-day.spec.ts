@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayOf, dayWindow, isCalendarDay, previousDay } from './reconciliation-day.js';
+import { addDays, dayOf, dayWindow, isCalendarDay, isDayClosed, previousDay } from './reconciliation-day.js';
 
 describe('reconciliation days are calendar days of RECONCILIATION_TZ', () => {
   it.each([
@@ -22,6 +22,18 @@ describe('reconciliation days are calendar days of RECONCILIATION_TZ', () => {
     ['2028-03-01T12:00:00Z', 'UTC', '2028-02-29'],
   ])('the nightly job at %s in %s reconciles %s', (now, zone, day) => {
     expect(previousDay(new Date(now), zone)).toBe(day);
+  });
+
+  it.each([
+    ['2026-11-30', '2026-12-01T12:00:00Z', 'UTC', true],
+    ['2026-12-01', '2026-12-01T12:00:00Z', 'UTC', false],
+    ['2026-12-02', '2026-12-01T12:00:00Z', 'UTC', false],
+    ['9999-12-31', '2026-12-01T12:00:00Z', 'UTC', false],
+    // 01:00 UTC on the 2nd is still the 1st in São Paulo (UTC-3): the 1st has not ended there, though it has in UTC.
+    ['2026-12-01', '2026-12-02T01:00:00Z', 'America/Sao_Paulo', false],
+    ['2026-12-01', '2026-12-02T03:00:00Z', 'America/Sao_Paulo', true],
+  ])('%s has ended at %s in %s: %s', (day, now, zone, closed) => {
+    expect(isDayClosed(day, new Date(now), zone)).toBe(closed);
   });
 
   it.each([['2026-12-01', true], ['2026-02-29', false], ['2028-02-29', true], ['2026-13-01', false], ['2026-1-01', false], ['yesterday', false]])(

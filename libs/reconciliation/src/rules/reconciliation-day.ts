@@ -25,6 +25,15 @@ export function previousDay(now: Date, timeZone: string): string {
   return addDays(dayOf(now, timeZone), -1);
 }
 
+/**
+ * A day has ended in `timeZone` once `now` is past it: the nightly job's day (`previousDay`) and every day before it.
+ * Today and later are still open, so no run may read them (a statement of a day that has not ended is short).
+ */
+export function isDayClosed(day: string, now: Date, timeZone: string): boolean {
+  // Both YYYY-MM-DD with four-digit years: the text order is the calendar order.
+  return day <= previousDay(now, timeZone);
+}
+
 
 /** The instant at which `day` begins in `timeZone`, daylight saving included. */
 function zonedMidnight(day: string, timeZone: string): Date {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { providerFirstDaySql } from '@app/database';
 
 const logger = new Logger('ReconciliationGaps');
 
@@ -15,7 +16,7 @@ export interface GapWindow {
 /**
  * Days before the catch-up window that never got a succeeded run each open one `reconciliation_gap` review item,
  * with the day's runs as evidence, instead of silently leaving the window. Looked for from the provider's first
- * sign of life (its first run, or its first successful attempt: before that there is nothing of ours to reconcile),
+ * sign of life (`providerFirstDaySql`: its first attempt or run; before that there is nothing of ours to reconcile),
  * and never more than `lookbackDays` before the window, so a tick's work stays bounded whatever the history. The
  * unique index (provider, day) makes a second item for a day impossible, however many workers tick at once. A
  * provider with no sign of life has no gap (a fresh install opens none), and a day whose run is still `running`
@@ -25,8 +26,7 @@ export interface GapWindow {
 export async function openGapReviewItems(em: EntityManager, gap: GapWindow): Promise<string[]> {
   const rows = await em.query<Array<{ day: string }>>(
     `WITH first_seen AS (
-       SELECT least((SELECT min(day) FROM reconciliation_runs WHERE provider = $1),
-                    (SELECT (min(created_at) AT TIME ZONE $4)::date FROM attempts WHERE provider = $1 AND status = 'succeeded')) AS day)
+       SELECT ${providerFirstDaySql('$1', '$4')} AS day)
      INSERT INTO review_items (id, reason, state, gap_provider, gap_day, evidence)
      SELECT gen_random_uuid(), 'reconciliation_gap', 'open', $1, d::date,
             jsonb_build_object('provider', $1::text, 'day', d::date, 'runs',

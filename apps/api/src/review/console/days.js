@@ -6,7 +6,7 @@ import { DIVERGENCES, PAYOUT_DIVERGENCES } from './labels.js';
 import { table } from './lookup.js';
 import { api, download } from './session.js';
 
-const STATUS_WORDS = { succeeded: 'Reconciled', failed: 'Failed', running: 'Running', missing: 'Missing' };
+const STATUS_WORDS = { succeeded: 'Reconciled', failed: 'Failed', running: 'Running', missing: 'Missing', before_service: 'Before service' };
 
 export async function showDays() {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
@@ -31,7 +31,9 @@ export async function showDays() {
     const calendar = await api('GET', `/finance/reconciliation/calendar?${query}`);
     head.append(providerPicker(calendar, params));
     const missing = calendar.days.filter((d) => d.status === 'missing' || d.status === 'failed').length;
-    grid.before(h('p', { class: 'muted', id: 'days-summary' }, `${calendar.provider}: ${calendar.days.length} days ending ${calendar.days[0]?.day ?? '—'}; ${missing ? `${missing} not reconciled.` : 'every day reconciled.'}`));
+    const before = calendar.days.filter((d) => d.status === 'before_service').length;
+    const beforeText = before ? ` ${before} before the service first saw ${calendar.provider}.` : '';
+    grid.before(h('p', { class: 'muted', id: 'days-summary' }, `${calendar.provider}: ${calendar.days.length} days ending ${calendar.days[0]?.day ?? '—'}; ${missing ? `${missing} not reconciled.` : 'every day reconciled.'}${beforeText}`));
     grid.replaceChildren(...calendar.days.map((day) => dayCell(day, () => showDay(calendar.provider, day, detail))));
   } catch (error) {
     status.replaceChildren(error.status === 403 ? h('div', { class: 'error', role: 'alert' }, 'Reconciliation is for admin tokens.') : errorBox(error));
@@ -68,7 +70,7 @@ function dayCell(day, onclick) {
           h('br'),
           `${total} divergence${total === 1 ? '' : 's'}${day.durationSeconds === null ? '' : ` · ${day.durationSeconds} s`}${day.runs > 1 ? ` · ${day.runs} runs` : ''}`,
         )
-      : h('span', { class: 'day-counts' }, 'no run'),
+      : h('span', { class: 'day-counts' }, day.status === 'before_service' ? 'nothing of ours yet' : 'no run'),
   );
 }
 
