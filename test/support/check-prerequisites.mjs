@@ -83,7 +83,7 @@ const problems = (
     chromiumProblem(),
     commandProblem('redis-server', ['--version'], 'the first-run test starts its own, the Cluster and Sentinel tests theirs', 'sudo apt-get install -y redis-server'),
     commandProblem('redis-cli', ['--version'], 'the Cluster test creates its cluster with `redis-cli --cluster create`', 'sudo apt-get install -y redis-tools'),
-    commandProblem('pgbouncer', ['--version'], 'the PostgreSQL failover test puts its primary and standby behind it', 'sudo apt-get install -y pgbouncer'),
+    commandProblem('pgbouncer', ['--version'], 'the database failover test puts its primary and standby behind it', 'sudo apt-get install -y pgbouncer'),
     commandProblem('openssl', ['version'], 'the Efí mTLS tests make certificates with it', 'sudo apt-get install -y openssl'),
   ])
 ).filter(Boolean);

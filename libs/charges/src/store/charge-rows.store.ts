@@ -47,7 +47,10 @@ const PROVIDER_ONLY_REFUNDED = `COALESCE((
  */
 const LATE_REFUNDED = `COALESCE((
   SELECT sum(r.amount_cents) FROM attempts x JOIN refunds r ON r.id = x.refund_id
-   WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL), 0)`;
+   WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL
+     -- A late refund the provider reversed afterwards (a kept refund_failure movement) moved nothing.
+     AND NOT EXISTS (SELECT 1 FROM reconciliation_money_movements m
+                      WHERE m.kind = 'refund_failure' AND m.provider = x.provider AND m.reference = x.late_refund_provider_ref)), 0)`;
 
 /**
  * Under the charge row lock: holds `amountCents` for a refund only while open and succeeded refunds, plus what the
