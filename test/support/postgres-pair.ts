@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { migrateDatabase } from '@app/database';
+import { freePortNumber } from '../../apps/bench/src/free-port.js';
 
 const run = promisify(execFile);
 
@@ -38,17 +38,6 @@ async function asPostgres(command: string, args: string[]): Promise<string> {
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
   const { stdout } = await run(file, argv, { timeout: 60_000 });
   return stdout;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function pidOf(dataDir: string): number {
@@ -99,7 +88,7 @@ export async function startPostgresPair(): Promise<PostgresPair> {
   const bin = binDir();
   const dir = mkdtempSync('/tmp/co-pg-pair-');
   if (asRoot) chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
-  const [primaryPort, standbyPort, proxyPort] = [await freePort(), await freePort(), await freePort()];
+  const [primaryPort, standbyPort, proxyPort] = [await freePortNumber(), await freePortNumber(), await freePortNumber()];
   const primary = join(dir, 'primary');
   const standby = join(dir, 'standby');
   const conf = (port: number) => [
