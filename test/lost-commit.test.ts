@@ -139,3 +139,48 @@ describe('a replay after a lost commit that itself ends unknown, an hour after t
     expect(stack.sim.intents({ customerId: body.customerId as string })).toHaveLength(1);
   });
 });
+
+describe('a lost commit replayed after Stripe pruned the key (a charge older than the key lifetime)', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => stack.close());
+
+  it('is checked by our reference before its first send, and finds the first charge instead of making a second', async () => {
+    const body = STRIPE_PROFILE.chargeBody();
+    const charge = await createCharge(stack, body);
+    const createdRow = await chargeRow(stack, charge.id);
+    const first = await submit(stack, charge.id);
+    expect(first.status).toBe('succeeded');
+    await loseCommitsAfterCreate(stack, charge, createdRow, false);
+    // The charge was made 25 hours ago, and Stripe has pruned every key older than 24 hours since.
+    await stack.db.query(`UPDATE charges SET created_at = now() - interval '25 hours' WHERE id = $1`, [charge.id]);
+    expect(stack.sim.pruneIdempotencyKeys().pruned).toBeGreaterThanOrEqual(1);
+
+    const again = await submit(stack, charge.id);
+    expect(again.status).toBe('succeeded');
+    expect(again.attempts).toHaveLength(1);
+    expect(again.attempts[0]).toMatchObject({ id: first.attempts[0].id, providerChargeId: first.attempts[0].providerChargeId });
+    // The key no longer replays: only the check kept the create from leaving.
+    expect(stack.sim.intents({ customerId: body.customerId as string })).toHaveLength(1);
+    expect(STRIPE_PROFILE.createsFor(stack.sim, again.attempts[0])).toBe(1);
+    const [check] = await stack.db.query(`SELECT outcome FROM provider_calls WHERE attempt_id = $1 AND kind = 'first_send_check'`, [again.attempts[0].id]);
+    expect(check).toMatchObject({ outcome: 'found' });
+  });
+
+  it('a charge younger than the key lifetime is replayed by its key, with no check first', async () => {
+    const body = STRIPE_PROFILE.chargeBody();
+    const charge = await createCharge(stack, body);
+    const createdRow = await chargeRow(stack, charge.id);
+    const first = await submit(stack, charge.id);
+    await loseCommitsAfterCreate(stack, charge, createdRow, false);
+    await stack.db.query(`UPDATE charges SET created_at = now() - interval '2 hours' WHERE id = $1`, [charge.id]);
+
+    const again = await submit(stack, charge.id);
+    expect(again.attempts[0]).toMatchObject({ status: 'succeeded', providerChargeId: first.attempts[0].providerChargeId });
+    expect(stack.sim.intents({ customerId: body.customerId as string })).toHaveLength(1);
+    const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM provider_calls WHERE attempt_id = $1 AND kind = 'first_send_check'`, [again.attempts[0].id]);
+    expect(n).toBe(0);
+  });
+});

@@ -99,6 +99,8 @@ async function route(simulator: Simulator, request: IncomingMessage, response: S
     case 'POST /_sim/statement/charges':
       if (!Array.isArray(body.charges)) throw new InvalidControlInput('charges must be an array');
       return ok(simulator.plantCharges(body.charges as PlantChargeInput[]));
+    case 'POST /_sim/idempotency/prune':
+      return ok(simulator.pruneIdempotencyKeys());
     case 'POST /_sim/reset':
       await simulator.reset();
       return ok({ reset: true });

@@ -86,6 +86,8 @@ export interface Simulator {
   asaasWebhookDeliveries(): WebhookDelivery[];
   /** Resolves once every scheduled webhook has been delivered or dropped (in-process only). */
   webhooksIdle(): Promise<void>;
+  /** `POST /_sim/idempotency/prune`: Stripe's keys forgotten as after their 24 h lifetime (intents stay); how many. */
+  pruneIdempotencyKeys(): { pruned: number };
   /** `POST /_sim/reset`: forgets intents, keys, faults, counters and logs; back to the start options. */
   reset(): Promise<void>;
   close(): Promise<void>;

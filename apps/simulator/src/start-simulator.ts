@@ -30,6 +30,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     queryArrivals: () => ({ recording: arrivals !== null, at: arrivals?.list() ?? [] }),
     requests: (idempotencyKey) => engine.stripe.requestLog.list(idempotencyKey),
     intents: (filter) => engine.stripe.intents(filter),
+    pruneIdempotencyKeys: () => ({ pruned: engine.stripe.pruneIdempotencyKeys() }),
     refunds: (filter) => engine.stripe.refunds(filter),
     setRefundStatus: (refundId, status, created) => structuredClone(engine.stripe.setRefundStatus(refundId, status, created)),
     config: () => structuredClone(engine.config),

@@ -63,16 +63,17 @@ export class AttemptSender {
   /**
    * Sends an attempt that was created already claimed (its first send), so no second claim is needed. Returns
    * what it wrote when the result settled in the one-statement write (the caller can show it without reading
-   * it back), or null when anything else happened (read the attempt again).
+   * it back), or null when anything else happened (read the attempt again). `chargeCreatedAt`: a charge attempt's
+   * charge creation, when the caller read it, spares the first-send check a read of its own.
    */
-  async sendClaimed(attempt: AttemptEntity, actor: string): Promise<SettledSend | null> {
+  async sendClaimed(attempt: AttemptEntity, actor: string, chargeCreatedAt?: Date): Promise<SettledSend | null> {
     if (!(await this.payloadIntact(attempt, actor))) return null;
-    return this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor);
+    return this.dispatch(this.gateways.forAttempt(attempt.provider), attempt, attempt.httpAttempts, actor, chargeCreatedAt);
   }
 
-  private async dispatch(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number, actor: string): Promise<SettledSend | null> {
+  private async dispatch(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number, actor: string, chargeCreatedAt?: Date): Promise<SettledSend | null> {
     let firstSendCheck: Record<string, unknown> | undefined;
-    if (this.firstSendCheck.applies(gateway, attempt, claimed)) {
+    if (await this.firstSendCheck.applies(gateway, attempt, claimed, chargeCreatedAt)) {
       const checked = await this.firstSendCheck.run(gateway, attempt, actor);
       if (checked.kind === 'found') {
         if (checked.unknown) await this.jobs.scheduleResolution(attempt.id, attempt.provider, 0, this.firstResolutionDelayMs);

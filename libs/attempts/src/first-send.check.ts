@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
 import type { AttemptEntity } from '@app/database';
 import { summariseLookup, type ProviderPorts } from '@app/gateways';
 import { openReviewItem } from '@app/review/items';
@@ -10,6 +11,7 @@ import { AttemptNotFoundError } from './attempts.errors.js';
 import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
+import { keyMayBeForgotten } from './rules/key-lifetime.js';
 
 /** The reason a first send waits: the provider could not say whether this reference already created a payment. */
 export const FIRST_SEND_CHECK_UNANSWERED = 'first_send_check_unanswered';
@@ -29,7 +31,9 @@ export type FirstSendCheck =
  * (Asaas) would create a second payment, so before a charge attempt's first request reaches such a provider its
  * reference is queried, and a payment found there is applied like any fact instead of sending. It costs one lookup
  * per charge on those providers. A lagging search can miss a payment created within its consistency window, so the
- * check closes the gap for an attempt re-created after that window, not one re-created within seconds.
+ * check closes the gap for an attempt re-created after that window, not one re-created within seconds. A provider
+ * with keys forgets them after their lifetime (Stripe: 24 h), so a charge older than that is checked the same way
+ * before its first send: a lost attempt's key may already be pruned, and the replay would be a second charge.
  */
 @Injectable()
 export class FirstSendChecker {
@@ -40,12 +44,27 @@ export class FirstSendChecker {
     private readonly transitions: AttemptTransitionWriter,
     private readonly calls: ProviderCallRecorder,
     private readonly facts: ProviderFactApplier,
+    private readonly config: AppConfig,
   ) {}
 
-  /** Whether this send must be preceded by the check: no create of this attempt has left yet. */
-  applies(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number): boolean {
-    if (gateway.capabilities.nativeIdempotency || attempt.operation !== 'charge') return false;
-    return claimed === 1 || (attempt.lastError as { reason?: unknown } | null)?.reason === FIRST_SEND_CHECK_UNANSWERED;
+  /**
+   * Whether this send must be preceded by the check: no create of this attempt has left yet. `chargeCreatedAt`:
+   * the charge's creation when the caller read it; otherwise, for a provider with keys, it is read here.
+   */
+  async applies(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number, chargeCreatedAt?: Date): Promise<boolean> {
+    if (attempt.operation !== 'charge') return false;
+    if ((attempt.lastError as { reason?: unknown } | null)?.reason === FIRST_SEND_CHECK_UNANSWERED) return true;
+    if (claimed !== 1) return false;
+    const { nativeIdempotency, keyLifetimeMs } = gateway.capabilities;
+    if (!nativeIdempotency) return true;
+    const createdAt = chargeCreatedAt ?? (await this.chargeCreatedAt(attempt.id));
+    return keyMayBeForgotten({ chargeCreatedAt: createdAt, now: new Date(), keyLifetimeMs, marginMs: this.config.KEY_LIFETIME_MARGIN_MS });
+  }
+
+  private async chargeCreatedAt(attemptId: string): Promise<Date> {
+    const [row] = await this.db.query<Array<{ created_at: Date }>>(`SELECT c.created_at FROM attempts a JOIN charges c ON c.id = a.charge_id WHERE a.id = $1`, [attemptId]);
+    if (!row) throw new AttemptNotFoundError(attemptId);
+    return row.created_at;
   }
 
   async run(gateway: ProviderPorts, attempt: AttemptEntity, actor: string): Promise<FirstSendCheck> {

@@ -19,7 +19,7 @@ export interface ChargeForSubmit {
 
 interface ChargeForSubmitRow {
   id: string; merchant_id: string; order_id: string; amount_cents: string; currency: string; customer_id: string; payment_method_id: string | null; customer_ip: string | null;
-  provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null;
+  provider: string; billing_type: string | null; due_date: string | null; refunded_cents: string; dispute_status: string | null; created_at: Date;
   in_review: boolean; db_now: Date;
   a_id: string | null; a_idempotency_key: string; a_provider: string; a_status: AttemptEntity['status']; a_provider_ref: string | null;
   a_payload_hash: string; a_http_attempts: number; a_last_error: object | null; a_resolved_by: string | null; a_rechecked_at: Date | null;
@@ -34,9 +34,9 @@ interface ChargeForSubmitRow {
 export async function readChargeForSubmit(db: DataSource, chargeId: string, merchantId: string | null): Promise<ChargeForSubmit | null> {
   const rows = await preparedQuery<ChargeForSubmitRow>(
     db,
-    'hot_read_charge_for_submit_v4',
+    'hot_read_charge_for_submit_v5',
     `SELECT c.id, c.merchant_id, c.order_id, c.amount_cents, c.currency, c.customer_id, c.payment_method_id, host(c.customer_ip) AS customer_ip, c.provider, c.billing_type,
-            c.due_date::text AS due_date, c.refunded_cents, c.dispute_status,
+            c.due_date::text AS due_date, c.refunded_cents, c.dispute_status, c.created_at,
             EXISTS (SELECT 1 FROM review_items r JOIN attempts ra ON ra.id = r.attempt_id
                      WHERE ra.charge_id = c.id AND ra.operation = 'charge' AND r.state <> 'closed') AS in_review, now() AS db_now,
             a.id AS a_id, a.idempotency_key AS a_idempotency_key, a.provider AS a_provider, a.status AS a_status,
@@ -54,7 +54,7 @@ export async function readChargeForSubmit(db: DataSource, chargeId: string, merc
   const charge = Object.assign(new ChargeEntity(), {
     id: r.id, merchantId: r.merchant_id, orderId: r.order_id, amountCents: Number(r.amount_cents), currency: r.currency, customerId: r.customer_id,
     paymentMethodId: r.payment_method_id, customerIp: r.customer_ip, provider: r.provider, billingType: r.billing_type, dueDate: r.due_date,
-    refundedCents: Number(r.refunded_cents), disputeStatus: r.dispute_status,
+    refundedCents: Number(r.refunded_cents), disputeStatus: r.dispute_status, createdAt: r.created_at,
   });
   const attempts = rows.filter((a) => a.a_id !== null).map((a) =>
     Object.assign(new AttemptEntity(), {

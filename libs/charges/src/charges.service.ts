@@ -97,7 +97,8 @@ export class ChargesService {
     const first = await this.opener.openFirstSend(chargeId, actor, scope, known);
     if (first) {
       span.setAttributes(attemptAttributes(first.attempt));
-      const settled = await this.sender.sendClaimed(first.attempt, actor);
+      // A charge this process created moments ago has no lost attempt whose key the provider could have pruned.
+      const settled = await this.sender.sendClaimed(first.attempt, actor, justCreated ? first.dbNow : first.charge.createdAt);
       if (!settled) return this.view(chargeId, scope, refundsOf);
       const attempt = Object.assign(first.attempt, { ...settled, resolvedBy: settled.resolvedAt ? 'submit' : null });
       // Nothing opened a review item on this path, and a charge with no success yet has no refunds.

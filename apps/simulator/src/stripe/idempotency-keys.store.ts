@@ -46,4 +46,11 @@ export class IdempotencyStore {
   clear(): void {
     this.entries.clear();
   }
+
+  /** Stripe prunes a key once it is 24 hours old: later requests with it run as new ones. Returns how many it forgot. */
+  prune(): number {
+    const forgotten = this.entries.size;
+    this.entries.clear();
+    return forgotten;
+  }
 }

@@ -166,6 +166,11 @@ export class StripeEngine {
     );
   }
 
+  /** What Stripe does to keys past their lifetime: every object stays, every key is forgotten. */
+  pruneIdempotencyKeys(): number {
+    return this.idempotency.prune();
+  }
+
   /** Forgets every object, key, request and pending webhook. */
   reset(): void {
     this.intentStore.clear();

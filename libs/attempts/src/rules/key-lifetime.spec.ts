@@ -1,6 +1,6 @@
 import type { GatewayCapabilities } from '@app/gateways';
 import { describe, expect, it } from 'vitest';
-import { mayResend, sendProvedUnreceived } from './key-lifetime.js';
+import { keyMayBeForgotten, mayResend, sendProvedUnreceived } from './key-lifetime.js';
 
 const HOUR = 3_600_000;
 const createdAt = new Date('2026-03-01T12:00:00Z');
@@ -45,5 +45,17 @@ describe('sendProvedUnreceived', () => {
     [null, false],
   ])('last error %o → %s', (lastError, expected) => {
     expect(sendProvedUnreceived(lastError)).toBe(expected);
+  });
+});
+
+describe('keyMayBeForgotten', () => {
+  const now = new Date('2026-12-07T12:00:00Z');
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
+  it('a charge younger than the lifetime less the margin: every key of its attempts still replays', () => {
+    expect(keyMayBeForgotten({ chargeCreatedAt: at(22.9), now, keyLifetimeMs: 24 * HOUR, marginMs: HOUR })).toBe(false);
+  });
+  it('from the lifetime less the margin on, an attempt lost since its charge was made may have a pruned key', () => {
+    expect(keyMayBeForgotten({ chargeCreatedAt: at(23), now, keyLifetimeMs: 24 * HOUR, marginMs: HOUR })).toBe(true);
+    expect(keyMayBeForgotten({ chargeCreatedAt: at(25), now, keyLifetimeMs: 24 * HOUR, marginMs: HOUR })).toBe(true);
   });
 });

@@ -26,6 +26,15 @@ export function sendProvedUnreceived(lastError: { reason?: unknown } | null): bo
 }
 
 /**
+ * Whether a charge attempt's derived key (survivable-ids.ts) may have been sent before and pruned since: an attempt
+ * row lost to a failover was opened no earlier than its charge, so only a charge older than the key's lifetime
+ * (less the margin) can have a lost attempt whose key the provider no longer replays.
+ */
+export function keyMayBeForgotten({ chargeCreatedAt, now, keyLifetimeMs, marginMs }: { chargeCreatedAt: Date; now: Date; keyLifetimeMs: number; marginMs: number }): boolean {
+  return now.getTime() - chargeCreatedAt.getTime() >= keyLifetimeMs - marginMs;
+}
+
+/**
  * Whether an attempt may be resent with its key (DESIGN.md section 4 rule 5). Providers may prune a
  * key once its lifetime has passed, and a resend with a pruned key runs as a brand new charge: from
  * then on, only a query may resolve the attempt. The clock starts at the attempt's creation, when the
