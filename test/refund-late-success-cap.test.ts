@@ -45,6 +45,12 @@ describe('a late refund success and the refund cap', () => {
     expect(items).toEqual([{ reason: 'provider_success_after_failure', state: 'open' }]);
     const [attempt] = await stack.db.query(`SELECT status, late_refund_provider_ref FROM attempts WHERE id = $1`, [declined.attempts[0].id]);
     expect(attempt).toEqual({ status: 'failed', late_refund_provider_ref: providerRefundId });
+    // The refund is made: it reads succeeded (the attempt's failed untouched) and its merchant was told once.
+    const view = await getRefund(stack, declined.id);
+    expect(view.status).toBe('succeeded');
+    expect(view.attempts[0]).toMatchObject({ status: 'failed', lateProviderRefundId: providerRefundId, lateRefundedCents: 400 });
+    const events = await stack.db.query(`SELECT type FROM events WHERE object_type = 'refund' AND object_id = $1 ORDER BY seq`, [declined.id]);
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['refund.failed', 'refund.succeeded']);
 
     const sentBefore = stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! }).length;
     const tooMuch = await postRefund(stack, charge.id, { amountCents: 1000 });
