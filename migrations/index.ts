@@ -38,6 +38,8 @@ import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventInde
 import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
 import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
 import { ProviderFirstAttempts1764680379000 } from './1764680379000-ProviderFirstAttempts.js';
+import { LateRefundAmount1764680392000 } from './1764680392000-LateRefundAmount.js';
+import { LateRefundPublicStatus1764680393000 } from './1764680393000-LateRefundPublicStatus.js';
 import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
 import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReversalMovements.js';
 import { DisputeStatusAt1764680364000 } from './1764680364000-DisputeStatusAt.js';
@@ -96,4 +98,6 @@ export const MIGRATIONS = [
   LateRefundSuccess1764680377000,
   PayoutFourEyes1764680378000,
   ProviderFirstAttempts1764680379000,
+  LateRefundAmount1764680392000,
+  LateRefundPublicStatus1764680393000,
 ];

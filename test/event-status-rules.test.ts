@@ -59,6 +59,9 @@ describe('the outbox status rules in SQL', () => {
         late_capture_provider_charge_id: late && operation === 'charge' ? `pi_late_${id}` : null,
         late_executed_at: late && operation === 'payout' ? new Date().toISOString() : null,
         late_execution_end_to_end_id: late && operation === 'payout' ? `E2E${id}` : null,
+        late_refunded_at: late && operation === 'refund' ? new Date().toISOString() : null,
+        late_refund_provider_ref: late && operation === 'refund' ? `re_late_${id}` : null,
+        late_refund_amount_cents: late && operation === 'refund' ? 100 : null,
       });
       return id;
     });
@@ -70,7 +73,7 @@ describe('the outbox status rules in SQL', () => {
     }
   }
 
-  const tsAttempts = (kinds: Kind[]) => kinds.map((k) => (k === 'late' ? { status: 'failed' as const, lateCapturedAt: new Date() } : { status: k }));
+  const tsAttempts = (kinds: Kind[]) => kinds.map((k) => (k === 'late' ? { status: 'failed' as const, lateCapturedAt: new Date(), lateRefundedAt: new Date() } : { status: k }));
   const isOpen = (review: ReviewState) => review !== null && review !== 'closed';
 
   /** Plants `rows` in one transaction with triggers off, reads `statusSql` for each id, and rolls everything back. */
@@ -101,10 +104,10 @@ describe('the outbox status rules in SQL', () => {
     }
   }
 
-  it('refund_public_status is deriveRefundStatus for every attempt sequence and review state', async () => {
+  it('refund_public_status is deriveRefundStatus for every attempt sequence and review state, a late refund counting as made', async () => {
     const rows = newRows();
     const expected = new Map<string, { case: string; status: string }>();
-    for (const kinds of attemptSequences().filter((s) => !s.includes('late'))) {
+    for (const kinds of attemptSequences()) {
       for (const review of REVIEW_STATES) {
         const id = randomUUID();
         rows.refunds.push({ id, charge_id: randomUUID(), merchant_id: randomUUID(), amount_cents: 100, currency: 'usd', created_by: 'test' });
@@ -149,6 +152,7 @@ describe('the outbox status rules in SQL', () => {
       [{ amount: 400, attempts: ['failed'], review: 'closed' }],
       [{ amount: 1000, attempts: ['failed'], review: null }],
       [{ amount: 400, attempts: ['succeeded'], review: null }, { amount: 600, attempts: ['failed'], review: null }],
+      [{ amount: 400, attempts: ['late', 'failed'], review: 'open' }],
       [{ amount: 400, attempts: ['succeeded'], review: null }, { amount: 200, attempts: ['unknown'], review: null }],
     ];
     const rows = newRows();

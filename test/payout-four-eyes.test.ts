@@ -118,4 +118,55 @@ describe('admin payouts and four eyes', () => {
     expect(transfersSince()).toBe(2);
     expect(await stack.db.query(`SELECT id FROM ledger_credit_requests WHERE account_id = $1 AND kind = 'payout'`, [accountId])).toEqual([]);
   });
+  it('the confirming admin reads what a request would send (Pix key, amount, description); merchants cannot, another account has none', async () => {
+    const accountId = await fundedAccount(stack, 200_000);
+    const [bob, carol] = [await newReviewer(stack, 'bob', 'admin'), await newReviewer(stack, 'carol', 'admin')];
+    const asked = await ask(accountId, bob, 70_000);
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    const requestId = asked.body.request.id as string;
+
+    const one = await stack.http.get(`/accounts/${accountId}/payouts/requests/${requestId}`).set(carol.headers);
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body).toMatchObject({ id: requestId, kind: 'payout', amountCents: 70_000, pixKey: 'payee@example.com.br', pixKeyType: 'email', description: 'payout test', requestedBy: bob.name, state: 'awaiting_second', payoutId: null });
+    const list = await stack.http.get(`/accounts/${accountId}/payouts/requests`).set(carol.headers);
+    expect(list.status).toBe(200);
+    expect(list.body.map((r: { id: string; pixKey: string }) => [r.id, r.pixKey])).toEqual([[requestId, 'payee@example.com.br']]);
+
+    expect((await stack.http.get(`/accounts/${accountId}/payouts/requests/${requestId}`).set(stack.auth('merchant'))).status).toBe(403);
+    expect((await stack.http.get(`/accounts/${accountId}/payouts/requests`).set(stack.auth('merchant'))).status).toBe(403);
+    const elsewhere = await stack.http.get(`/accounts/${await fundedAccount(stack, 0)}/payouts/requests/${requestId}`).set(carol.headers);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.code).toBe('payout_request_not_found');
+
+    expect((await confirm(accountId, requestId, carol)).status).toBe(201);
+    const confirmed = await stack.http.get(`/accounts/${accountId}/payouts/requests/${requestId}`).set(bob.headers);
+    expect(confirmed.body).toMatchObject({ state: 'confirmed', confirmedBy: carol.name });
+    expect(confirmed.body.payoutId).toEqual(expect.any(String));
+  });
+
+  it('an admin request with an Idempotency-Key is one request: replayed, found again after its stored response was lost, another body 422', async () => {
+    const accountId = await fundedAccount(stack, 200_000);
+    const bob = await newReviewer(stack, 'bob', 'admin');
+    const key = `ask-${randomUUID()}`;
+    const post = (body: Record<string, unknown>) => stack.http.post(`/accounts/${accountId}/payouts`).set(bob.headers).set('Idempotency-Key', key).send(body);
+
+    const first = await post(payoutBody(60_000));
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    const again = await post(payoutBody(60_000));
+    expect(again.status).toBe(202);
+    expect(again.body.request.id).toBe(first.body.request.id);
+    expect((await post(payoutBody(60_001))).status).toBe(422);
+
+    // The ask committed but its response was never stored (the process died): the key still names the same request.
+    await stack.db.query(`DELETE FROM idempotency_records WHERE key = $1`, [key]);
+    const retried = await post(payoutBody(60_000));
+    expect(retried.status, JSON.stringify(retried.body)).toBe(202);
+    expect(retried.body.request.id).toBe(first.body.request.id);
+    await stack.db.query(`DELETE FROM idempotency_records WHERE key = $1`, [key]);
+    const otherPayee = await post(payoutBody(60_000, { pixKey: 'someone-else@example.com.br' }));
+    expect(otherPayee.status).toBe(422);
+    expect(otherPayee.body.code).toBe('ledger_reference_reused');
+    expect(await stack.db.query(`SELECT count(*)::int AS n FROM ledger_credit_requests WHERE account_id = $1 AND kind = 'payout'`, [accountId])).toEqual([{ n: 1 }]);
+    expect(transfersSince()).toBe(0);
+  });
 });

@@ -45,6 +45,12 @@ describe('a late refund success and the refund cap', () => {
     expect(items).toEqual([{ reason: 'provider_success_after_failure', state: 'open' }]);
     const [attempt] = await stack.db.query(`SELECT status, late_refund_provider_ref FROM attempts WHERE id = $1`, [declined.attempts[0].id]);
     expect(attempt).toEqual({ status: 'failed', late_refund_provider_ref: providerRefundId });
+    // The refund is made: it reads succeeded (the attempt's failed untouched) and its merchant was told once.
+    const view = await getRefund(stack, declined.id);
+    expect(view.status).toBe('succeeded');
+    expect(view.attempts[0]).toMatchObject({ status: 'failed', lateProviderRefundId: providerRefundId, lateRefundedCents: 400 });
+    const events = await stack.db.query(`SELECT type FROM events WHERE object_type = 'refund' AND object_id = $1 ORDER BY seq`, [declined.id]);
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['refund.failed', 'refund.succeeded']);
 
     const sentBefore = stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! }).length;
     const tooMuch = await postRefund(stack, charge.id, { amountCents: 1000 });
@@ -97,5 +103,22 @@ describe('a late refund success and the refund cap', () => {
       await runner.release();
     }
     expect(stack.sim.refunds({ paymentIntentId: charge.attempts[0].providerChargeId! }).filter((r) => r.amount === 1000)).toEqual([]);
+  });
+  it('a late success for another amount than we asked counts what the provider refunded, and a person is asked about the difference', async () => {
+    const { charge, declined, providerRefundId } = await declinedRefundOf400();
+    await stack.db.transaction((em) =>
+      stack.app.get(ProviderFactApplier).apply(
+        em,
+        declined.attempts[0].id,
+        { outcome: 'succeeded', providerChargeId: providerRefundId, amountCents: 300, currency: 'usd' },
+        { cause: 'webhook', actor: 'webhook:stripe', evidence: { test: 'other amount' } },
+      ),
+    );
+    const [attempt] = await stack.db.query(`SELECT status, late_refund_provider_ref, late_refund_amount_cents FROM attempts WHERE id = $1`, [declined.attempts[0].id]);
+    expect(attempt).toEqual({ status: 'failed', late_refund_provider_ref: providerRefundId, late_refund_amount_cents: '300' });
+    const [item] = await stack.db.query(`SELECT reason, state, evidence->'findings'->'lateRefund' AS late FROM review_items WHERE attempt_id = $1`, [declined.attempts[0].id]);
+    expect(item).toMatchObject({ reason: 'amount_mismatch', state: 'open', late: { providerRefundId, amountCents: 300, requestedCents: 400, countedInCap: true } });
+    const tooMuch = await postRefund(stack, charge.id, { amountCents: 701 });
+    expect(tooMuch.body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 700 } });
   });
 });

@@ -8,6 +8,7 @@ import { lockChargeAndAttempt } from './charge-lock.query.js';
 import { recordLateCapture } from './late-capture.recorder.js';
 import { recordLateDebit } from './late-debit.recorder.js';
 import { recordLateRefund } from './late-refund.recorder.js';
+import { stopLaterRefundAttempts } from './late-refund-retry.stopper.js';
 import { lockProviderCharge } from './provider-charge.lock.js';
 import { openReviewItem, reaskAsSuccessAfterFailure } from '@app/review/items';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
@@ -75,11 +76,13 @@ export class ProviderFactApplier {
       const lateDebit = await recordLateDebit(this.hooks, em, attempt, fact);
       // A refund we had failed that the provider made: its amount is back in the charge's refund cap in this commit.
       const lateRefund = await recordLateRefund(em, attempt, fact);
+      // Its retry, if one is open, must not refund the customer a second time.
+      const retries = lateRefund ? await stopLaterRefundAttempts(this.transitions, em, attemptId, lateRefund.providerRefundId, source) : [];
       const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, {
         ...findings,
         lateCapture: capture,
         ...(lateDebit ? { lateDebit } : {}),
-        ...(lateRefund ? { lateRefund: { providerRefundId: fact.providerChargeId, countedInCap: true } } : {}),
+        ...(lateRefund ? { lateRefund: { ...lateRefund, countedInCap: true, retries } } : {}),
       });
       // An item opened when the provider only showed a pending charge (or transfer) now asks about money that moved.
       if (capture === 'recorded' || lateDebit !== null) {

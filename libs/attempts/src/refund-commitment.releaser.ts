@@ -27,7 +27,7 @@ async function reviewUnexplainedProviderRefunds(em: EntityManager, attemptId: st
   const [row] = await em.query<Array<{ reported: string; explained: string }>>(
     `SELECT c.refunded_cents AS reported,
             COALESCE((SELECT sum(r.amount_cents) FROM refunds r WHERE r.charge_id = c.id AND r.released_at IS NULL), 0)
-              + COALESCE((SELECT sum(r.amount_cents) FROM attempts x JOIN refunds r ON r.id = x.refund_id
+              + COALESCE((SELECT sum(x.late_refund_amount_cents) FROM attempts x
                            WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL), 0) AS explained
        FROM charges c WHERE c.id = $1`,
     [chargeId],

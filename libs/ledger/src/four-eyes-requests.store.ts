@@ -42,8 +42,16 @@ export async function askSecondPerson(
     [randomUUID(), input.accountId, input.amountCents, input.reference, input.requestedBy, input.kind, input.payout ? JSON.stringify(input.payout) : null],
   );
   const request = await em.getRepository(LedgerCreditRequestEntity).findOneByOrFail({ accountId: input.accountId, reference: input.reference });
-  if (request.amountCents !== input.amountCents || request.kind !== input.kind) throw new LedgerReferenceReusedError(input.accountId, `${input.kind} request`, input.reference);
+  if (request.amountCents !== input.amountCents || request.kind !== input.kind || !samePayee(request.payout, input.payout ?? null)) {
+    throw new LedgerReferenceReusedError(input.accountId, `${input.kind} request`, input.reference);
+  }
   return request;
+}
+
+/** A payout request asked again under its reference must send to the same payee with the same words. */
+function samePayee(stored: LedgerCreditRequestEntity['payout'], asked: LedgerCreditRequestEntity['payout']): boolean {
+  if (stored === null || asked === null) return stored === asked;
+  return stored.pixKey === asked.pixKey && stored.pixKeyType === asked.pixKeyType && (stored.description ?? null) === (asked.description ?? null);
 }
 
 /**
@@ -79,4 +87,33 @@ export function toFourEyesRequestView(request: LedgerCreditRequestEntity): FourE
     state: request.state,
     confirmedBy: request.confirmedBy,
   };
+}
+
+/** A payout request as the confirming admin must see it: the payee, amount and description they would send. */
+export interface PayoutRequestDetailView extends FourEyesRequestView {
+  pixKey: string;
+  pixKeyType: string;
+  description: string | null;
+  requestedAt: string;
+  confirmedAt: string | null;
+  /** The payout the confirmation opened. */
+  payoutId: string | null;
+}
+
+/** The account's payout requests (or the one `requestId`), newest first; scoped to the account in the SQL. */
+export async function payoutRequestsOf(em: EntityManager, accountId: string, requestId?: string): Promise<PayoutRequestDetailView[]> {
+  const rows = await em.getRepository(LedgerCreditRequestEntity).find({
+    where: { accountId, kind: 'payout', ...(requestId ? { id: requestId } : {}) },
+    order: { requestedAt: 'DESC', id: 'ASC' },
+    take: 200,
+  });
+  return rows.map((r) => ({
+    ...toFourEyesRequestView(r),
+    pixKey: r.payout!.pixKey,
+    pixKeyType: r.payout!.pixKeyType,
+    description: r.payout!.description,
+    requestedAt: r.requestedAt.toISOString(),
+    confirmedAt: r.confirmedAt ? r.confirmedAt.toISOString() : null,
+    payoutId: r.payoutId,
+  }));
 }

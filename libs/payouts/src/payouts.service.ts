@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
-import { merchantScope, type Actor } from '@app/auth';
+import { idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { AttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { hasOpenReviewItem } from '@app/review/items';
-import { AccountsService, askSecondPerson, claimForConfirmation, markConfirmed, toFourEyesRequestView, type FourEyesRequestView } from '@app/ledger';
+import { AccountsService, PayoutRequestNotFoundError, askSecondPerson, claimForConfirmation, markConfirmed, payoutRequestsOf, toFourEyesRequestView, type FourEyesRequestView, type PayoutRequestDetailView } from '@app/ledger';
 import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
 import { toPayoutView, type PayoutReturnView, type PayoutView } from './payout.view.js';
 import { InvalidPixKeyError, PayoutNotFoundError } from './payouts.errors.js';
@@ -38,7 +38,7 @@ export class PayoutsService {
    * REVIEW_FOUR_EYES_AMOUNT_CENTS, the payout and its reservation recording the admin's name; at or above it the
    * admin only asks, in the four-eyes store large credits use, and another admin confirms (`confirm`).
    */
-  async create(accountId: string, input: NewPayout, actor: Actor): Promise<PayoutView | PayoutRequestView> {
+  async create(accountId: string, input: NewPayout, actor: Actor, idempotencyKey?: string): Promise<PayoutView | PayoutRequestView> {
     const problem = pixKeyProblem(input.pixKeyType, input.pixKey);
     if (problem) throw new InvalidPixKeyError(problem);
     const account = await this.accounts.visibleAccount(accountId, actor);
@@ -47,8 +47,10 @@ export class PayoutsService {
         kind: 'payout',
         accountId: account.id,
         amountCents: input.amountCents,
-        // Each ask is its own request; a replay is the route's Idempotency-Key, as for any payout.
-        reference: `payout-request:${randomUUID()}`,
+        // The caller's Idempotency-Key names the request in the database (unique per account and reference), so a
+        // retry whose first try committed the ask but never stored its response finds the same request, and the
+        // same key with another payee or amount is refused; without a key each ask is its own request.
+        reference: idempotencyKey === undefined ? `payout-request:${randomUUID()}` : payoutRequestReference(actor, idempotencyKey),
         requestedBy: actor.name,
         payout: { pixKey: input.pixKey, pixKeyType: input.pixKeyType, description: input.description },
       });
@@ -78,6 +80,19 @@ export class PayoutsService {
     return this.render(payout.id);
   }
 
+  /** An admin reads what the account's payout requests would send (the Pix key included) before confirming one. */
+  async requests(accountId: string, actor: Actor): Promise<PayoutRequestDetailView[]> {
+    const account = await this.accounts.visibleAccount(accountId, actor);
+    return payoutRequestsOf(this.db.manager, account.id);
+  }
+
+  async request(accountId: string, requestId: string, actor: Actor): Promise<PayoutRequestDetailView> {
+    const account = await this.accounts.visibleAccount(accountId, actor);
+    const [found] = await payoutRequestsOf(this.db.manager, account.id, requestId);
+    if (!found) throw new PayoutRequestNotFoundError(requestId);
+    return found;
+  }
+
   /** Only the account's merchant (or an admin) may read it, in the SQL: another merchant's payout is a 404. */
   async view(payoutId: string, actor: Actor): Promise<PayoutView> {
     const [visible] = await this.db.query<Array<{ id: string }>>(
@@ -101,4 +116,9 @@ export class PayoutsService {
     );
     return toPayoutView(payout, attempts, open, (id) => this.pix.transferIdFor(id), returns);
   }
+}
+
+/** The request's reference for a caller's Idempotency-Key: per caller (two admins' keys never meet) and hashed. */
+function payoutRequestReference(actor: Actor, key: string): string {
+  return `payout-request:key:${createHash('sha256').update(`${idempotencyScope(actor)}\n${key}`).digest('hex')}`;
 }

@@ -10,9 +10,10 @@ export interface RefundSummary {
 
 /** A charge's refunds, oldest first, each with its derived status: one query for the charge view. */
 export async function refundSummariesOf(em: EntityManager, chargeId: string): Promise<RefundSummary[]> {
-  const rows = await em.query<Array<{ id: string; amount_cents: string; statuses: AttemptStatus[] | null; in_review: boolean }>>(
+  const rows = await em.query<Array<{ id: string; amount_cents: string; statuses: AttemptStatus[] | null; late_refunded_at: Date | null; in_review: boolean }>>(
     `SELECT r.id, r.amount_cents,
             array_remove(array_agg(a.status ORDER BY a.created_at), NULL) AS statuses,
+            max(a.late_refunded_at) AS late_refunded_at,
             EXISTS (SELECT 1 FROM review_items ri JOIN attempts x ON x.id = ri.attempt_id
                      WHERE x.refund_id = r.id AND ri.state <> 'closed') AS in_review
        FROM refunds r LEFT JOIN attempts a ON a.refund_id = r.id AND a.operation = 'refund'
@@ -23,6 +24,7 @@ export async function refundSummariesOf(em: EntityManager, chargeId: string): Pr
   return rows.map((row) => ({
     id: row.id,
     amountCents: Number(row.amount_cents),
-    status: deriveRefundStatus((row.statuses ?? []).map((status) => ({ status })), row.in_review),
+    // A late refund sits beside one of the `failed` statuses: the refund is made all the same.
+    status: deriveRefundStatus([...(row.statuses ?? []).map((status) => ({ status })), { status: 'failed' as const, lateRefundedAt: row.late_refunded_at }], row.in_review),
   }));
 }

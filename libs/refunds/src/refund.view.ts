@@ -13,6 +13,10 @@ export interface RefundAttemptView {
   createdAt: string;
   resolvedAt: string | null;
   resolvedBy: string | null;
+  /** The provider refunded this attempt after we had failed it: when we learnt it, its refund and its amount. */
+  lateRefundedAt: string | null;
+  lateProviderRefundId: string | null;
+  lateRefundedCents: number | null;
 }
 
 export interface RefundView {
@@ -39,7 +43,7 @@ export function toRefundView(refund: RefundEntity, attempts: AttemptEntity[], ha
     amountCents: refund.amountCents,
     currency: refund.currency,
     reason: refund.reason,
-    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status })), hasOpenReviewItem),
+    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status, lateRefundedAt: a.lateRefundedAt })), hasOpenReviewItem),
     createdAt: refund.createdAt.toISOString(),
     attempts: attempts.map((a) => ({
       id: a.id,
@@ -52,6 +56,9 @@ export function toRefundView(refund: RefundEntity, attempts: AttemptEntity[], ha
       createdAt: a.createdAt.toISOString(),
       resolvedAt: a.resolvedAt ? a.resolvedAt.toISOString() : null,
       resolvedBy: a.resolvedBy,
+      lateRefundedAt: a.lateRefundedAt ? a.lateRefundedAt.toISOString() : null,
+      lateProviderRefundId: a.lateRefundProviderRef ?? null,
+      lateRefundedCents: a.lateRefundAmountCents ?? null,
     })),
   };
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ATTEMPT_STATUSES } from '@app/attempts/rules';
+import type { PayoutRequestDetailView } from '@app/ledger';
 import type { PayoutAttemptView, PayoutReturnView, PayoutStatus, PayoutView } from '@app/payouts';
 
 export class PayoutAttemptViewDto implements PayoutAttemptView {
@@ -52,4 +53,21 @@ export class PayoutRequestDto {
 
 export class PayoutRequestViewDto {
   @ApiProperty({ type: PayoutRequestDto, description: 'nothing is reserved or sent until another admin confirms' }) request: PayoutRequestDto;
+}
+
+/** What a confirming admin reads before confirming: the payee, amount and words the payout would send. Admins only. */
+export class PayoutRequestDetailDto implements PayoutRequestDetailView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['payout'] }) kind: 'payout';
+  @ApiProperty({ description: 'integer minor units' }) amountCents: number;
+  @ApiProperty({ description: 'payout-request:key:<hash> when asked with an Idempotency-Key' }) reference: string;
+  @ApiProperty({ description: 'the admin (person) who asked' }) requestedBy: string;
+  @ApiProperty() requestedAt: string;
+  @ApiProperty({ enum: ['awaiting_second', 'confirmed'] }) state: string;
+  @ApiProperty({ type: String, nullable: true }) confirmedBy: string | null;
+  @ApiProperty({ type: String, nullable: true }) confirmedAt: string | null;
+  @ApiProperty({ description: 'the payee Pix key, exactly as it will be sent (admins only)' }) pixKey: string;
+  @ApiProperty({ example: 'email' }) pixKeyType: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'the payout the confirmation opened' }) payoutId: string | null;
 }

@@ -4,10 +4,11 @@ import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
 import { PayoutsService, type PayoutView } from '@app/payouts';
+import type { PayoutRequestDetailView } from '@app/ledger';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { CreatePayoutDto } from './create-payout.dto.js';
 import { ConfirmCreditDto } from '../accounts/account.dto.js';
-import { PayoutRequestViewDto, PayoutViewDto } from './payout-view.dto.js';
+import { PayoutRequestDetailDto, PayoutRequestViewDto, PayoutViewDto } from './payout-view.dto.js';
 
 /** Inbound Idempotency-Keys of this route live in their own scope: one key on two routes never collides. */
 const PAYOUT_KEY_SCOPE = 'POST /accounts/:id/payouts';
@@ -23,13 +24,17 @@ export class PayoutsController {
   ) {}
 
   @Post('accounts/:id/payouts')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key, account and body' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: "replays the first response for the same key, account and body (another body is 422); an admin's payout request is named by it, so the same key never asks twice",
+  })
   @ApiCreatedResponse({ type: PayoutViewDto, description: 'the payout after its first provider call' })
   @ApiAcceptedResponse({
     type: PayoutRequestViewDto,
     description: 'an admin (not the owning merchant) at or above REVIEW_FOUR_EYES_AMOUNT_CENTS: nothing is reserved or sent until another admin (another person) confirms',
   })
-  @ApiErrors({ 400: 'invalid_pix_key', 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['insufficient_balance', 'payout_currency_unsupported', 'idempotency_key_reused'] })
+  @ApiErrors({ 400: 'invalid_pix_key', 404: 'account_not_found', 409: 'idempotency_key_in_flight', 422: ['insufficient_balance', 'payout_currency_unsupported', 'idempotency_key_reused', 'ledger_reference_reused'] })
   async create(
     @Param('id', ParseUUIDPipe) accountId: string,
     @Body() body: CreatePayoutDto,
@@ -37,7 +42,7 @@ export class PayoutsController {
     @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
-    const create = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor);
+    const create = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor, key);
     // An admin's large payout only waits for a second person: 202, nothing reserved.
     const run = async () => {
       const view = await create();
@@ -50,6 +55,22 @@ export class PayoutsController {
     res.status(stored.status);
     if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
+  }
+
+  @Get('accounts/:id/payouts/requests')
+  @Roles('admin')
+  @ApiOkResponse({ type: [PayoutRequestDetailDto], description: "the account's payout requests, newest first (at most 200): what each would send, the Pix key included" })
+  @ApiErrors({ 404: 'account_not_found' })
+  requests(@Param('id', ParseUUIDPipe) accountId: string, @CurrentActor() actor: Actor): Promise<PayoutRequestDetailView[]> {
+    return this.payouts.requests(accountId, actor);
+  }
+
+  @Get('accounts/:id/payouts/requests/:requestId')
+  @Roles('admin')
+  @ApiOkResponse({ type: PayoutRequestDetailDto, description: 'what the confirming admin would send: payee (Pix key), amount and description' })
+  @ApiErrors({ 404: ['account_not_found', 'payout_request_not_found'] })
+  request(@Param('id', ParseUUIDPipe) accountId: string, @Param('requestId', ParseUUIDPipe) requestId: string, @CurrentActor() actor: Actor): Promise<PayoutRequestDetailView> {
+    return this.payouts.request(accountId, requestId, actor);
   }
 
   @Post('accounts/:id/payouts/requests/:requestId/confirm')

@@ -14,6 +14,10 @@ export class RefundAttemptViewDto implements RefundAttemptView {
   @ApiProperty() createdAt: string;
   @ApiProperty({ type: String, nullable: true }) resolvedAt: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'submit, resolver, webhook, reviewer, sweeper' }) resolvedBy: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the provider refunded this attempt after we had failed it (the refund reads succeeded)' })
+  lateRefundedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the provider refund of that late success' }) lateProviderRefundId: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'what the provider says that late refund refunded' }) lateRefundedCents: number | null;
 }
 
 export class RefundViewDto implements RefundView {

@@ -60,14 +60,15 @@ export async function markLateExecution(em: EntityManager, attemptId: string, en
 
 /**
  * A refund the provider executed for a refund attempt we had failed: once per attempt (the guard on
- * `late_refunded_at`) and once per provider refund (`uq_attempts_late_refund_provider_ref`). True when written now.
+ * `late_refunded_at`) and once per provider refund (`uq_attempts_late_refund_provider_ref`), with the amount the
+ * provider says it refunded. True when written now.
  */
-export async function markLateRefund(em: EntityManager, attemptId: string, providerRefundId: string): Promise<boolean> {
+export async function markLateRefund(em: EntityManager, attemptId: string, providerRefundId: string, amountCents: number): Promise<boolean> {
   const [rows] = await em.query<[unknown[], number]>(
-    `UPDATE attempts SET late_refunded_at = now(), late_refund_provider_ref = $2, updated_at = now()
+    `UPDATE attempts SET late_refunded_at = now(), late_refund_provider_ref = $2, late_refund_amount_cents = $3, updated_at = now()
       WHERE id = $1 AND operation = 'refund' AND status = 'failed' AND late_refunded_at IS NULL
       RETURNING id`,
-    [attemptId, providerRefundId],
+    [attemptId, providerRefundId, amountCents],
   );
   return rows.length === 1;
 }
@@ -80,4 +81,39 @@ export async function teachProviderChargeId(em: EntityManager, attemptId: string
 /** A clean re-check of a failed attempt: it vouches, for a while, that this attempt created nothing. */
 export async function markRechecked(em: EntityManager, attemptId: string): Promise<void> {
   await em.query(`UPDATE attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attemptId]);
+}
+
+/** An open attempt of the same refund as a late-refunded one, as read under its row lock. */
+export interface OpenRefundSibling {
+  id: string;
+  status: 'pending' | 'unknown';
+  leaseHeld: boolean;
+  httpAttempts: number;
+  lastError: { reason?: unknown } | null;
+  providerRef: string | null;
+  idempotencyKey: string;
+}
+
+/**
+ * The other attempts of `attemptId`'s refund still open (at most one: `uq_attempts_open_per_refund`), locked FOR
+ * UPDATE after the charge and the attempt (the applier's order), so no claim to send can be taken meanwhile.
+ */
+export async function lockOpenRefundSiblings(em: EntityManager, attemptId: string): Promise<OpenRefundSibling[]> {
+  const rows = await em.query<Array<{ id: string; status: 'pending' | 'unknown'; lease_held: boolean; http_attempts: number; last_error: { reason?: unknown } | null; provider_ref: string | null; idempotency_key: string }>>(
+    `SELECT x.id, x.status, x.lease_expires_at IS NOT NULL AS lease_held, x.http_attempts, x.last_error, x.provider_ref, x.idempotency_key
+       FROM attempts x
+      WHERE x.refund_id = (SELECT refund_id FROM attempts WHERE id = $1) AND x.operation = 'refund' AND x.id <> $1
+        AND x.status IN ('pending', 'unknown')
+      ORDER BY x.created_at FOR UPDATE OF x`,
+    [attemptId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    leaseHeld: r.lease_held,
+    httpAttempts: r.http_attempts,
+    lastError: r.last_error,
+    providerRef: r.provider_ref,
+    idempotencyKey: r.idempotency_key,
+  }));
 }

@@ -42,11 +42,11 @@ const PROVIDER_ONLY_REFUNDED = `COALESCE((
 /**
  * SQL, for the charge row `c`: what the provider refunded for refund attempts of ours that we had failed (their
  * amount given back to `refund_committed_cents`), recorded beside the `failed` when the provider said so
- * (recordLateRefund, under this row's lock). Counted per attempt: a retry of the same refund that holds its
- * amount again is another refund at the provider.
+ * (recordLateRefund, under this row's lock), for the amount the provider says it refunded, not the one we asked.
+ * Counted per attempt: a retry of the same refund that holds its amount again is another refund at the provider.
  */
 const LATE_REFUNDED = `COALESCE((
-  SELECT sum(r.amount_cents) FROM attempts x JOIN refunds r ON r.id = x.refund_id
+  SELECT sum(x.late_refund_amount_cents) FROM attempts x
    WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL
      -- A late refund the provider reversed afterwards (a kept refund_failure movement) moved nothing.
      AND NOT EXISTS (SELECT 1 FROM reconciliation_money_movements m

@@ -1,4 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn, type Relation } from 'typeorm';
+import { bigintNumber } from './bigint-number.transformer.js';
 import { ChargeEntity } from './charge.entity.js';
 import { PayoutEntity } from './payout.entity.js';
 import { RefundEntity } from './refund.entity.js';
@@ -42,6 +43,10 @@ export type AttemptOperationColumn = 'charge' | 'refund' | 'payout';
 @Check(
   'attempts_late_refund_check',
   `(late_refunded_at IS NULL) = (late_refund_provider_ref IS NULL) AND (late_refunded_at IS NULL OR (status = 'failed' AND operation = 'refund'))`,
+)
+@Check(
+  'attempts_late_refund_amount_check',
+  `(late_refunded_at IS NULL) = (late_refund_amount_cents IS NULL) AND (late_refund_amount_cents IS NULL OR late_refund_amount_cents > 0)`,
 )
 @Check('attempts_awaiting_payment_check', `awaiting_payment_until IS NULL OR (operation = 'charge' AND provider_ref IS NOT NULL)`)
 @Check('attempts_refund_id_check', `(operation = 'refund' AND refund_id IS NOT NULL) OR (operation <> 'refund' AND refund_id IS NULL)`)
@@ -99,6 +104,9 @@ export class AttemptEntity {
    */
   @Column('timestamptz', { name: 'late_refunded_at', nullable: true }) lateRefundedAt: Date | null;
   @Column('text', { name: 'late_refund_provider_ref', nullable: true }) lateRefundProviderRef: string | null;
+  /** What the provider says that late refund refunded, which the cap counts (migration 1764680392000). */
+  @Column('bigint', { name: 'late_refund_amount_cents', nullable: true, transformer: bigintNumber })
+  lateRefundAmountCents: number | null;
   /**
    * A created charge that waits for its payer (an Asaas boleto or Pix before its due date and grace): still open,
    * but no unknown. No resolution try counts against it before this instant, when it is checked (migration 1764680260000).

@@ -18,4 +18,12 @@ describe('deriveRefundStatus', () => {
   it.each(rows)('%s → %s', (_name, statuses, inReview, expected) => {
     expect(deriveRefundStatus(statuses.map((status) => ({ status })), inReview)).toBe(expected);
   });
+
+  it.each([
+    ['a failed attempt the provider refunded late, under review: made', [{ status: 'failed' as const, lateRefundedAt: new Date() }], true],
+    ['refunded late while its retry is still open: made', [{ status: 'failed' as const, lateRefundedAt: new Date() }, { status: 'unknown' as const }], false],
+    ['refunded late, its retry failed: made', [{ status: 'failed' as const, lateRefundedAt: new Date() }, { status: 'failed' as const }], false],
+  ])('%s', (_name, attempts, inReview) => {
+    expect(deriveRefundStatus(attempts, inReview)).toBe('succeeded');
+  });
 });
