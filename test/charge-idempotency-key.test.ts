@@ -111,7 +111,7 @@ describe('POST /charges with an Idempotency-Key', () => {
   it('answers 409 naming the existing charge when the order already has one', async () => {
     const body = newChargeBody();
     const first = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
-    const second = await stack.http.post('/charges').set(stack.auth('merchant')).send({ ...body, amountCents: 1 });
+    const second = await stack.http.post('/charges').set(stack.auth('merchant')).send({ ...body, amountCents: 5000 });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'charge_exists', details: { chargeId: first.body.id } });
   });

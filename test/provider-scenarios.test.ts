@@ -57,7 +57,7 @@ describe.each(PROVIDER_PROFILES)('classification of one provider call, end to en
   });
 
   it('400 validation error (an amount below the provider\'s minimum): the attempt fails, nothing was created', async () => {
-    const { view, attempt } = await submitWithFault(null, { amountCents: 10 });
+    const { view, attempt } = await submitWithFault(null, profile.belowProviderMinimum);
     expect(view.status).toBe('failed');
     expect(attempt.lastError).toMatchObject({ httpStatus: 400, reason: 'validation_error', code: profile.amountTooSmallCode });
     expect(profile.createsFor(stack.sim, attempt)).toBe(0);

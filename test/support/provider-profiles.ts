@@ -28,6 +28,8 @@ export interface ProviderProfile {
   declineCreates: number;
   /** The provider's error code for an amount below its minimum. */
   amountTooSmallCode: string;
+  /** Charge fields the api lets through that the provider refuses as below its minimum (only it can tell). */
+  belowProviderMinimum: Record<string, unknown>;
   /**
    * What a first send records when the provider refuses connections: Stripe's create never connected; before an
    * Asaas create, the check of the attempt's reference (first-send.check.ts) could not connect either.
@@ -54,6 +56,9 @@ export const STRIPE_PROFILE: ProviderProfile = {
   providerChargeId: /^pi_/,
   declineCreates: 1,
   amountTooSmallCode: 'amount_too_small',
+  // Stripe's published minimums are checked at create (usd 10 is a 422 there); a currency with no published
+  // minimum must convert to at least $0.50, which only Stripe can tell at the moment of the charge.
+  belowProviderMinimum: { amountCents: 10, currency: 'cop' },
   refusedFirstSendReason: 'connect_failed',
 };
 
@@ -77,6 +82,7 @@ export const ASAAS_PROFILE: ProviderProfile = {
   providerChargeId: /^pay_/,
   declineCreates: 0,
   amountTooSmallCode: 'invalid_value',
+  belowProviderMinimum: { amountCents: 10 },
   refusedFirstSendReason: 'first_send_check_unanswered',
 };
 

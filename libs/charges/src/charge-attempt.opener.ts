@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { AttemptEntity, ChargeEntity } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { ChargeNotFoundError, InvalidChargeFieldError } from './charges.errors.js';
+import { checkChargeAmount } from './charge-amount.check.js';
 import { readChargeForSubmit, type ChargeForSubmit } from './charge-submit.statements.js';
 import { chargeAttemptIdsOf } from './rules/survivable-ids.js';
 
@@ -79,6 +80,7 @@ export class ChargeAttemptOpener {
     // here as it would be at create, naming the field, before anything is stored or sent.
     const problem = gateway.chargeFieldProblem({ currency: charge.currency, billingType: charge.billingType, paymentMethodId: charge.paymentMethodId, customerIp: charge.customerIp });
     if (problem) throw new InvalidChargeFieldError(charge.provider, problem.field, problem.message);
+    checkChargeAmount(gateway, charge.currency, charge.amountCents);
     const payload = gateway.encodeCharge({
       attemptId: id,
       chargeId: charge.id,

@@ -49,3 +49,33 @@ export class MerchantRequiredError extends DomainError {
     super(`${what} needs a merchant token: a charge belongs to the merchant whose token created it`);
   }
 }
+
+/** 422: the provider takes no charge in this currency (or the code names no money at all: `xxx`, `xau`). */
+export class CurrencyNotSupportedError extends DomainError {
+  readonly code = 'currency_not_supported';
+  readonly kind = 'unprocessable';
+  constructor(provider: string, currency: string, reason: 'not_iso_money' | 'not_taken_by_provider') {
+    super(
+      reason === 'not_iso_money' ? `currency "${currency}" is not an ISO 4217 currency of money; ${provider} cannot charge in it` : `provider ${provider} does not take charges in ${currency}`,
+      { provider, currency, reason },
+    );
+  }
+}
+
+/** 422: below the smallest amount the provider charges in this currency (Stripe: usd 50, jpy 50, ...). */
+export class AmountBelowMinimumError extends DomainError {
+  readonly code = 'amount_below_minimum';
+  readonly kind = 'unprocessable';
+  constructor(provider: string, currency: string, minimumAmount: number) {
+    super(`provider ${provider} charges at least ${minimumAmount} ${currency} minor units`, { provider, currency, minimumAmount });
+  }
+}
+
+/** 422: an amount the provider cannot carry in this currency (Stripe's three-decimal currencies: the last digit must be 0). */
+export class AmountNotRepresentableError extends DomainError {
+  readonly code = 'amount_not_representable';
+  readonly kind = 'unprocessable';
+  constructor(provider: string, currency: string, multipleOf: number) {
+    super(`provider ${provider} takes ${currency} amounts in multiples of ${multipleOf} minor units`, { provider, currency, multipleOf });
+  }
+}

@@ -8,6 +8,7 @@ import { inSpan, type Span } from '@app/observability';
 import { hasOpenReviewItem, openReviewItemsOfCharge } from '@app/review/items';
 import { merchantScope, type Actor } from '@app/auth';
 import { ChargeAttemptOpener } from './charge-attempt.opener.js';
+import { checkChargeAmount } from './charge-amount.check.js';
 import { insertCharge } from './store/index.js';
 import { ChargeExistsError, ChargeNotFoundError, InvalidChargeFieldError, MerchantRequiredError } from './charges.errors.js';
 import { toChargeView, type ChargeRefundsReader, type ChargeView } from './charge.view.js';
@@ -49,6 +50,7 @@ export class ChargesService {
     // What this provider cannot take is refused now, naming the field, before anything is stored.
     const problem = gateway.chargeFieldProblem({ currency: input.currency, billingType: input.billingType ?? null, paymentMethodId: input.paymentMethodId ?? null, customerIp: input.customerIp ?? null });
     if (problem) throw new InvalidChargeFieldError(provider, problem.field, problem.message);
+    checkChargeAmount(gateway, input.currency, input.amountCents);
     const charge = Object.assign(new ChargeEntity(), {
       // Derived, so a charge created again after a lost commit is the same charge (rules/survivable-ids.ts).
       id: chargeIdOf(merchantId, input.orderId),

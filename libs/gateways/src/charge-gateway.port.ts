@@ -1,6 +1,7 @@
 import type { GatewayCallResult } from './gateway-call.result.js';
 import type { GatewayCapabilities } from './gateway.capabilities.js';
 import type { LookupResult, RetrieveResult } from './provider-lookup.result.js';
+import type { ProviderCurrencies } from './provider-currencies.js';
 import { StatementUnsupportedError } from './statement.errors.js';
 import type { StatementLine, StatementRequest } from './statement/statement-line.js';
 
@@ -67,6 +68,8 @@ export type CancelResult =
 export abstract class ChargeGateway {
   abstract readonly provider: string;
   abstract readonly capabilities: GatewayCapabilities;
+  /** The currencies it takes and its amount rules in each (provider-currencies.ts checks a charge against them). */
+  abstract readonly currencies: ProviderCurrencies;
   /** Whether the provider can take a charge with these fields; null when it can. Nothing is sent. */
   chargeFieldProblem(_fields: ChargeFields): ChargeFieldProblem | null {
     return null;

@@ -41,3 +41,5 @@ export { WebhookDecoder, type DecodedWebhook, type WebhookHeaders, type WebhookT
 export { StripeWebhookDecoder } from './stripe/stripe-webhook.decoder.js';
 export { AsaasWebhookDecoder } from './asaas/asaas-webhook.decoder.js';
 export { EfiWebhookDecoder, type EfiWebhookAuth } from './efi/efi-webhook.decoder.js';
+export { currencyAmountProblem, type CurrencyAmountProblem, type ProviderCurrencies } from './provider-currencies.js';
+export { STRIPE_CURRENCIES, STRIPE_MINIMUM_CHARGE, stripeMinorUnits } from './stripe/stripe.currencies.js';

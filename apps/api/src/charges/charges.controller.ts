@@ -24,7 +24,7 @@ export class ChargesController {
 
   @Post()
   @ApiCreatedResponse({ type: ChargeViewDto, description: 'the charge; a replayed Idempotency-Key answers the first response with Idempotent-Replayed: true' })
-  @ApiErrors({ 400: ['invalid_charge_field', 'unknown_provider'], 403: 'merchant_required', 409: ['idempotency_key_in_flight', 'charge_exists'], 422: 'idempotency_key_reused' })
+  @ApiErrors({ 400: ['invalid_charge_field', 'unknown_provider'], 403: 'merchant_required', 409: ['idempotency_key_in_flight', 'charge_exists'], 422: ['idempotency_key_reused', 'currency_not_supported', 'amount_below_minimum', 'amount_not_representable'] })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'replays the first response for the same key and body' })
   async create(
     @Body() body: CreateChargeDto,
@@ -46,7 +46,7 @@ export class ChargesController {
 
   @Post(':id/submit')
   @ApiOkResponse({ type: ChargeViewDto, description: 'at most one provider call; safe to repeat, concurrently' })
-  @ApiErrors({ 404: 'charge_not_found', 409: ['open_attempt_exists', 'illegal_transition', 'charge_already_captured'], 503: 'previous_attempt_unverified' })
+  @ApiErrors({ 404: 'charge_not_found', 409: ['open_attempt_exists', 'illegal_transition', 'charge_already_captured'], 422: ['currency_not_supported', 'amount_below_minimum', 'amount_not_representable'], 503: 'previous_attempt_unverified' })
   @HttpCode(200)
   submit(@Param('id', ParseUUIDPipe) id: string, @CurrentActor() actor: Actor): Promise<ChargeView> {
     return this.charges.submit(id, actor, refundSummariesOf);

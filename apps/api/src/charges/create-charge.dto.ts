@@ -7,11 +7,11 @@ export class CreateChargeDto {
   @IsString() @Length(1, 200)
   orderId: string;
 
-  @ApiProperty({ description: 'integer minor units (cents)', example: 4990 })
+  @ApiProperty({ description: "integer minor units of the currency, as ISO 4217 counts them: cents for usd (4990 is $49.90), yen for jpy (500 is ¥500), thousandths for bhd (1250 is BHD 1.250); the provider's minimum and amount rules apply (422 amount_below_minimum, amount_not_representable)", example: 4990 })
   @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER)
   amountCents: number;
 
-  @ApiProperty({ description: 'lower-case ISO 4217 code', example: 'brl' })
+  @ApiProperty({ description: 'lower-case ISO 4217 code of money the provider takes (stripe: its presentment currencies; asaas: brl); others are 422 currency_not_supported', example: 'brl' })
   @IsString() @Matches(/^[a-z]{3}$/, { message: 'currency must be a lower-case ISO 4217 code such as "usd"' })
   currency: string;
 

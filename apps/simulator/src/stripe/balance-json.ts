@@ -1,3 +1,4 @@
+import { stripeMinorUnits } from '@app/gateways';
 import type { BalanceEntry } from './balance-transactions.store.js';
 
 /** A balance transaction as Stripe returns it; `expandSource` inlines the Charge, Refund or Dispute. */
@@ -30,7 +31,7 @@ const AVAILABLE_AFTER_S = 2 * 86_400;
  */
 function feeOf(entry: BalanceEntry): number {
   if (entry.category !== 'charge') return 0;
-  return Math.round((entry.amount * 29) / 1000) + (ZERO_DECIMAL.has(entry.currency) ? 0 : 30);
+  return Math.round((entry.amount * 29) / 1000) + (stripeMinorUnits(entry.currency) === 0 ? 0 : 30);
 }
 
 function availableOn(entry: BalanceEntry): number {
@@ -82,8 +83,6 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-const ZERO_DECIMAL = new Set(['jpy', 'krw', 'clp', 'vnd', 'xaf', 'xof']);
-
 function reportValue(entry: BalanceEntry, column: string): string {
   const metadataKey = /^payment_metadata\[(.+)\]$/.exec(column)?.[1];
   if (metadataKey !== undefined) return entry.metadata[metadataKey] ?? '';
@@ -119,8 +118,9 @@ function reportValue(entry: BalanceEntry, column: string): string {
 
 /** The report's money format: major units as a decimal (10 USD is "10.00"). */
 function majorUnits(minor: number, currency: string): string {
-  if (ZERO_DECIMAL.has(currency)) return String(minor);
+  const exponent = stripeMinorUnits(currency);
+  if (exponent === 0) return String(minor);
   const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }

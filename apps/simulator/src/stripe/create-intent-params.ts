@@ -1,11 +1,15 @@
+import { currencyAmountProblem, STRIPE_CURRENCIES } from '@app/gateways';
 import { formString } from './form-body.js';
 import type { FormObject } from './form-body.js';
 import type { CreateIntentParams } from './payment-intent.js';
 import { stripeErrors } from './stripe-errors.js';
 import type { StripeErrorBody } from './stripe-errors.js';
 
-/** Stripe's smallest chargeable amounts in minor units (a few of them; 50 elsewhere). */
-const MINIMUM_CHARGE: Record<string, number> = { usd: 50, eur: 50, brl: 50, gbp: 30, jpy: 50, mxn: 1000 };
+/**
+ * Stands in for Stripe's conversion check on a currency with no published minimum (the charge must convert to at
+ * least the settlement currency's minimum, $0.50 for a US account): the simulator converts nothing, so 50 minor units.
+ */
+const UNPUBLISHED_MINIMUM = 50;
 
 /** Validates a create request the way Stripe does before executing it (so a failure stores nothing). */
 export function readCreateParams(form: FormObject): CreateIntentParams | { error: StripeErrorBody } {
@@ -17,8 +21,8 @@ export function readCreateParams(form: FormObject): CreateIntentParams | { error
   if (!/^[a-zA-Z]{3}$/.test(currency)) {
     return { error: stripeErrors.invalidParam('currency', `Invalid currency: ${currency}`) };
   }
-  const minimum = MINIMUM_CHARGE[currency.toLowerCase()] ?? 50;
-  if (Number(amount) < minimum) return { error: stripeErrors.amountTooSmall(minimum, currency.toLowerCase()) };
+  const refused = refusedAmount(currency.toLowerCase(), Number(amount));
+  if (refused) return { error: refused };
   const confirm = formString(form, 'confirm') === 'true';
   const paymentMethod = formString(form, 'payment_method');
   // A confirm with no payment method falls back to a legacy default_source only; the simulator's customers have
@@ -33,6 +37,21 @@ export function readCreateParams(form: FormObject): CreateIntentParams | { error
     confirm,
     metadata: readMetadata(form),
   };
+}
+
+/** What Stripe refuses of a currency and amount, from the same table the api checks (stripe.currencies.ts). */
+function refusedAmount(currency: string, amount: number): StripeErrorBody | null {
+  const problem = currencyAmountProblem(STRIPE_CURRENCIES, currency, amount);
+  switch (problem?.rule) {
+    case undefined:
+      return STRIPE_CURRENCIES.get(currency)?.minimumAmount === undefined && amount < UNPUBLISHED_MINIMUM ? stripeErrors.amountTooSmall(UNPUBLISHED_MINIMUM, currency) : null;
+    case 'currency_not_supported':
+      return stripeErrors.invalidParam('currency', `Invalid currency: ${currency}. Stripe currently supports these currencies: ${[...STRIPE_CURRENCIES.keys()].join(', ')}`);
+    case 'amount_below_minimum':
+      return stripeErrors.amountTooSmall(problem.minimumAmount, currency);
+    case 'amount_not_representable':
+      return stripeErrors.invalidParam('amount', `Invalid amount: ${currency} amounts must be a multiple of ${problem.multipleOf} (round to the nearest ten)`);
+  }
 }
 
 /**

@@ -54,7 +54,6 @@ describe('asaasChargeProblem', () => {
     ['brl', 'PIX', null],
     ['brl', 'BOLETO', null],
     ['brl', 'CREDIT_CARD', null],
-    ['usd', 'PIX', 'currency'],
     ['brl', null, 'billingType'],
     ['brl', 'UNDEFINED', 'billingType'],
     ['brl', 'pix', 'billingType'],

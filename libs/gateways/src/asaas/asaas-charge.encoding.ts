@@ -5,9 +5,8 @@ import { centsToReais } from './asaas-amount.js';
 export const ASAAS_BILLING_TYPES = ['PIX', 'BOLETO', 'CREDIT_CARD'] as const;
 export type AsaasBillingType = (typeof ASAAS_BILLING_TYPES)[number];
 
-/** What Asaas needs from a charge beyond the common fields: reais only, and how the customer pays. */
+/** What Asaas needs from a charge beyond the common fields and its currency (ASAAS_CURRENCIES): how the customer pays. */
 export function asaasChargeProblem(fields: ChargeFields): ChargeFieldProblem | null {
-  if (fields.currency !== 'brl') return { field: 'currency', message: `currency must be "brl" for provider asaas; got "${fields.currency}"` };
   if (fields.billingType === null) return { field: 'billingType', message: `billingType is required for provider asaas (one of ${ASAAS_BILLING_TYPES.join(', ')})` };
   if (!(ASAAS_BILLING_TYPES as readonly string[]).includes(fields.billingType)) {
     return { field: 'billingType', message: `billingType must be one of ${ASAAS_BILLING_TYPES.join(', ')}; got "${fields.billingType}"` };

@@ -1,4 +1,5 @@
 import type { GatewayCapabilities } from '../gateway.capabilities.js';
+import type { ProviderCurrencies } from '../provider-currencies.js';
 
 export interface AsaasCapabilitySettings {
   consistencyWindowMs?: number;
@@ -30,3 +31,9 @@ export function asaasCapabilities(settings: AsaasCapabilitySettings = {}): Gatew
     queryRatePerSecond: settings.queryRatePerSecond ?? ASAAS_CAPABILITIES.queryRatePerSecond,
   };
 }
+
+/**
+ * Asaas moves reais only: `value` is in reais and the API has no currency field at all. No minimum is checked
+ * here: Asaas' minimums differ per billing type and are its own refusal to make.
+ */
+export const ASAAS_CURRENCIES: ProviderCurrencies = new Map([['brl', {}]]);

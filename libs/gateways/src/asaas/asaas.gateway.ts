@@ -8,7 +8,7 @@ import { elapsedSince, lookupError, lookupResult, type LookupResult, type Provid
 import type { RefundGateway, RefundReference, RefundRequest } from '../refund-gateway.port.js';
 import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
-import { asaasCapabilities } from './asaas.capabilities.js';
+import { ASAAS_CURRENCIES, asaasCapabilities } from './asaas.capabilities.js';
 import { asaasStatementLines } from './asaas-statement.reader.js';
 import { asaasRefundLines } from './asaas-refund-statement.reader.js';
 import { asaasRefundsOf, decodeAsaasRefund, encodeAsaasRefund, toAsaasRefundResult } from './asaas-refund.js';
@@ -45,6 +45,7 @@ type PageOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; me
 export class AsaasGateway extends ChargeGateway implements RefundGateway {
   readonly provider = 'asaas';
   readonly capabilities: GatewayCapabilities;
+  readonly currencies = ASAAS_CURRENCIES;
   private readonly http: ProviderHttpClient;
   private readonly apiBase: string;
   private readonly timeZone: string;

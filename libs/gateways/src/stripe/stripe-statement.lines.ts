@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { StatementLine, StatementLineKind } from '../statement/statement-line.js';
 import { wire } from './stripe-wire.js';
+import { stripeMinorUnits } from './stripe.currencies.js';
 
 /**
  * Stripe's itemized balance change report, as checked against Stripe's reporting documentation on 2026-12-02:
@@ -42,9 +43,6 @@ const KIND_BY_CATEGORY: Record<string, StatementLineKind> = {
   dispute_reversal: 'dispute_reversal',
 };
 
-/** ISO 4217 exponents Stripe uses that are not 2 (docs.stripe.com/currencies). */
-const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
-const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
 
 export class StatementLineFormatError extends Error {}
 
@@ -52,7 +50,7 @@ export class StatementLineFormatError extends Error {}
 export function majorToMinorUnits(decimal: string, currency: string): number {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal.trim());
   if (!match) throw new StatementLineFormatError(`not a decimal amount: "${decimal}"`);
-  const exponent = ZERO_DECIMAL.has(currency) ? 0 : THREE_DECIMAL.has(currency) ? 3 : 2;
+  const exponent = stripeMinorUnits(currency);
   const fraction = match[3] ?? '';
   if (fraction.replace(/0+$/, '').length > exponent) throw new StatementLineFormatError(`"${decimal}" has more decimals than ${currency} allows`);
   const minor = Number(match[2] + fraction.padEnd(exponent, '0').slice(0, exponent));

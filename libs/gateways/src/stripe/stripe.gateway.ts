@@ -9,6 +9,7 @@ import type { RefundGateway, RefundReference, RefundRequest } from '../refund-ga
 import type { StatementLine, StatementRequest } from '../statement/statement-line.js';
 import { ProviderHttpClient } from '../http/provider-http.client.js';
 import { stripeCapabilities } from './stripe.capabilities.js';
+import { STRIPE_CURRENCIES } from './stripe.currencies.js';
 import { encodeStripeCharge } from './stripe-charge.encoding.js';
 import { readIntent, toCreateChargeResult, toProviderCharge } from './stripe-intent.response.js';
 import { listItems, matchingCharges, readPage } from './stripe-lookup.results.js';
@@ -51,6 +52,7 @@ const MAX_PAGES = 10;
 export class StripeGateway extends ChargeGateway implements RefundGateway {
   readonly provider = 'stripe';
   readonly capabilities: GatewayCapabilities;
+  readonly currencies = STRIPE_CURRENCIES;
   private readonly http: ProviderHttpClient;
   private readonly apiBase: string;
   /** A true private field: invisible to JSON.stringify and util.inspect, so logging the gateway leaks no key. */

@@ -1,5 +1,6 @@
 /* global document, window, setTimeout, clearTimeout */
 // The console's page toolkit: elements from data (text, never HTML), formats, and the shared bits of page.
+import { minorUnitsOf } from './currency-digits.js';
 
 const app = document.getElementById('app');
 
@@ -22,13 +23,18 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+/**
+ * An amount in the currency's own minor units, as ISO 4217 counts them: jpy 500 is ¥500, bhd 1250 is BHD 1.250.
+ * Formatted from an exact decimal string, never `cents / 100` in floating point.
+ */
 export function money(cents, currency) {
+  const digits = minorUnitsOf(currency);
+  const text = String(Math.abs(cents)).padStart(digits + 1, '0');
+  const decimal = `${cents < 0 ? '-' : ''}${digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`}`;
   try {
-    const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(cents / 10 ** digits);
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: digits, maximumFractionDigits: digits }).format(decimal);
   } catch {
-    return `${cents} ${currency} (minor units)`;
+    return `${decimal} ${currency.toUpperCase()}`;
   }
 }
 
