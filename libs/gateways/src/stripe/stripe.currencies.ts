@@ -1,7 +1,11 @@
 import type { CurrencyAmountRule, ProviderCurrencies } from '../provider-currencies.js';
 
 /*
- * Stripe's currency rules as its docs publish them (docs.stripe.com/currencies, read 2026-12):
+ * Stripe's currency rules as its docs publish them (docs.stripe.com/currencies). Where each figure was read: the
+ * zero-decimal list and the three-decimal rule on that page and its 2022 archive; the minimum charge table only as
+ * public integrations quote it (Mozilla's fxa), with gbp's £0.30 also in two integrators' help pages. Check a
+ * minimum against the live page before relying on it; a wrong one refuses a charge Stripe would take, never the reverse
+ * of a money rule (Stripe itself still refuses below its own).
  * - "Supported presentment currencies" for card payments, the list below; "Three-decimal currencies" (bhd, jod,
  *   kwd, omr, tnd) are taken for Payment Intents and Refunds only with the last digit 0 ("your integration must
  *   round amounts to the nearest ten").
