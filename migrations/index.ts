@@ -38,6 +38,7 @@ import { LeanerEventIndexes1764680354000 } from './1764680354000-LeanerEventInde
 import { RedeliverInFlight1764680356000 } from './1764680356000-RedeliverInFlight.js';
 import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
 import { ProviderFirstAttempts1764680379000 } from './1764680379000-ProviderFirstAttempts.js';
+import { MerchantListStatuses1764680390000 } from './1764680390000-MerchantListStatuses.js';
 import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
 import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReversalMovements.js';
 import { DisputeStatusAt1764680364000 } from './1764680364000-DisputeStatusAt.js';
@@ -96,4 +97,5 @@ export const MIGRATIONS = [
   LateRefundSuccess1764680377000,
   PayoutFourEyes1764680378000,
   ProviderFirstAttempts1764680379000,
+  MerchantListStatuses1764680390000,
 ];
