@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Merchant lists filter charges, refunds and payouts by their public status, which is derived (attempts, review
  * items, refunds), never a column. `list_statuses` stores it so a filter is an index range: one row per object,
  * with the scope a list is read in (the merchant; a payout's account) and the object's created_at, so
- * (type, scope, status, created_at desc, id desc) serves "newest first of one status" as one index scan.
+ * (type, scope, status, created_at, id), read backwards, serves "newest first of one status" as one index scan.
  *
  * It is kept by the outbox's commit step (MerchantEvents), which already derives each touched object's status
  * under that object's event_objects row lock: the sync functions now also write that status here, one UPDATE in
@@ -30,13 +30,14 @@ export class MerchantListStatuses1764680390000 implements MigrationInterface {
         created_at timestamptz NOT NULL,
         PRIMARY KEY (object_type, object_id)
       )`);
-    await q.query(`CREATE INDEX ix_list_statuses_page ON list_statuses (object_type, scope_id, status, created_at DESC, object_id DESC)`);
-    // The unfiltered pages and the customer filter, newest first with the id as the tie-break the cursor carries.
-    await q.query(`CREATE INDEX ix_charges_merchant_page ON charges (merchant_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX ix_charges_merchant_customer_page ON charges (merchant_id, customer_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX ix_refunds_merchant_page ON refunds (merchant_id, created_at DESC, id DESC) WHERE merchant_id IS NOT NULL`);
-    await q.query(`CREATE INDEX ix_refunds_charge_page ON refunds (charge_id, created_at DESC, id DESC) WHERE charge_id IS NOT NULL`);
-    await q.query(`CREATE INDEX ix_payouts_account_page ON payouts (account_id, created_at DESC, id DESC)`);
+    await q.query(`CREATE INDEX ix_list_statuses_page ON list_statuses (object_type, scope_id, status, created_at, object_id)`);
+    // The unfiltered pages and the customer filter, with the id as the tie-break the cursor carries. Ascending (read
+    // backwards for newest first), so the entities can declare them and migration:generate proposes nothing.
+    await q.query(`CREATE INDEX ix_charges_merchant_page ON charges (merchant_id, created_at, id)`);
+    await q.query(`CREATE INDEX ix_charges_merchant_customer_page ON charges (merchant_id, customer_id, created_at, id)`);
+    await q.query(`CREATE INDEX ix_refunds_merchant_page ON refunds (merchant_id, created_at, id) WHERE merchant_id IS NOT NULL`);
+    await q.query(`CREATE INDEX ix_refunds_charge_page ON refunds (charge_id, created_at, id) WHERE charge_id IS NOT NULL`);
+    await q.query(`CREATE INDEX ix_payouts_account_page ON payouts (account_id, created_at, id)`);
     await q.query(FUNCTIONS);
     await q.query(NEW_SYNC);
     await q.query(NEW_FLUSH);
