@@ -29,7 +29,7 @@ await server.end();
 await migrateDatabase(databaseUrl);
 
 const api = startService('api', { DATABASE_URL: databaseUrl, PORT: String(port), API_TOKENS: `merchant:${token}`,
-  STRIPE_API_BASE: 'http://127.0.0.1:9', STRIPE_SECRET_KEY: 'sk_test_unused', EVENTS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  STRIPE_API_BASE: 'http://127.0.0.1:9', STRIPE_SECRET_KEY: 'sk_test_simulator', EVENTS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 });
 const base = `http://127.0.0.1:${port}`;
 const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
@@ -37,8 +37,9 @@ const db = new pg.Client({ connectionString: databaseUrl });
 try {
   await waitForHealth(base);
   await db.connect();
-  const first = await fetch(`${base}/charges`, { method: 'POST', headers, body: JSON.stringify({ orderId: 'bench-first', amountCents: 1000, currency: 'usd', customerId: 'cus_1' }) });
+  const first = await fetch(`${base}/charges`, { method: 'POST', headers, body: JSON.stringify({ orderId: 'bench-first', amountCents: 1000, currency: 'usd', customerId: 'cus_1', paymentMethodId: 'pm_card_visa' }) });
   const { id: oneId, merchantId } = (await first.json()) as { id: string; merchantId: string };
+  if (first.status !== 201) throw new Error(`POST /charges: ${first.status} ${JSON.stringify({ oneId, merchantId })}`);
   const seedStarted = performance.now();
   // Fixtures, triggers off: the list rows are written as the triggers would, with statuses spread over the set.
   await db.query(`SET session_replication_role = replica`);
