@@ -7,7 +7,7 @@ const root = process.cwd();
  * The benches seed millions of finished charges and attempts straight into a scratch database, as fixtures: none is
  * ever sent or decided. Named one by one, so a new writer anywhere else still fails.
  */
-export const BENCH_SEEDERS: ReadonlySet<string> = new Set(['apps/bench/src/bench-reconcile.subjects.ts', 'apps/bench/src/bench-resolve.ts']);
+export const BENCH_SEEDERS: ReadonlySet<string> = new Set(['apps/bench/src/bench-reconcile.subjects.ts', 'apps/bench/src/bench-resolve.ts', 'apps/bench/src/bench-lists.ts']);
 
 /** Application sources (apps/*\/src, libs/*\/src, specs aside), each with its whitespace folded: SQL may span lines. */
 export function applicationSources(): Array<{ file: string; text: string }> {

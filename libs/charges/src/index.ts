@@ -6,3 +6,4 @@ export { type ChargeView, type AttemptView, type CaptureView, type ChargeRefunds
 export { type ChargeStatus, CHARGE_STATUSES, deriveChargeStatus } from './rules/charge-status.js';
 export * from './charges.errors.js';
 export { IdempotencyRecordJanitor } from './idempotency-record.janitor.js';
+export { ChargeList, chargeListFilters, chargeListStatement, type ChargeListFilters, type ChargeSummary } from './charge-list.query.js';

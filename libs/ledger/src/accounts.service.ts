@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
+import { keysetSql, listCreatedRange, listCursor, listLimit, pageOf, positionSql, type ListPage, type RawQuery } from '@app/common';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
 import { merchantScope, type Actor } from '@app/auth';
 import { askSecondPerson, claimForConfirmation, markConfirmed } from './four-eyes-requests.store.js';
@@ -62,6 +63,25 @@ export class AccountsService {
 
   async view(accountId: string, actor: Actor): Promise<AccountView> {
     return toAccountView(await this.visibleAccount(accountId, actor));
+  }
+
+  /** The caller's merchant's accounts (an admin's: every one), newest first, keyset by (created_at, id). */
+  async list(query: RawQuery, actor: Actor): Promise<ListPage<AccountView>> {
+    const merchantId = merchantScope(actor);
+    const position = listCursor(query);
+    const limit = listLimit(query);
+    const params: unknown[] = [merchantId];
+    const { where, orderBy } = keysetSql('created_at', 'id', position, listCreatedRange({}), params);
+    const rows = await this.db.query<Array<AccountRow & { at_us: string }>>(
+      `SELECT id, owner_token_name, available_cents, reserved_cents, owed_cents, trim(currency) AS currency, created_at, ${positionSql('created_at')}
+         FROM ledger_accounts WHERE ($1::uuid IS NULL OR merchant_id = $1) ${where.map((w) => `AND ${w}`).join(' ')}
+        ORDER BY ${orderBy} LIMIT $${params.push(limit + 1)}`,
+      params,
+    );
+    return pageOf(rows, limit, (r) => ({
+      id: r.id, ownerTokenName: r.owner_token_name, availableCents: Number(r.available_cents), reservedCents: Number(r.reserved_cents),
+      owedCents: Number(r.owed_cents), currency: r.currency, createdAt: r.created_at.toISOString(),
+    }));
   }
 
   async balance(accountId: string, actor: Actor): Promise<BalanceView> {
@@ -138,6 +158,10 @@ export class AccountsService {
 
 function toBalance(account: LedgerAccountEntity): BalanceView {
   return { availableCents: account.availableCents, reservedCents: account.reservedCents, owedCents: account.owedCents, currency: account.currency };
+}
+
+interface AccountRow {
+  id: string; owner_token_name: string; available_cents: string; reserved_cents: string; owed_cents: string; currency: string; created_at: Date;
 }
 
 function toAccountView(account: LedgerAccountEntity): AccountView {

@@ -5,3 +5,4 @@ export { toPayoutView, type PayoutView, type PayoutAttemptView, type PayoutRetur
 export * from './payouts.errors.js';
 export * from './rules/pix-key.js';
 export { PixReturnRecorder, type PixReturnFact, type PixReturnOutcome } from './pix-return.recorder.js';
+export { PayoutList, PAYOUT_STATUSES, payoutListFilters, payoutListStatement, type PayoutSummary } from './payout-list.query.js';

@@ -5,3 +5,4 @@ export { toRefundView, type RefundView, type RefundAttemptView } from './refund.
 export { refundSummariesOf, type RefundSummary } from './refund-summary.query.js';
 export * from './rules/refund-status.js';
 export * from './refunds.errors.js';
+export { RefundList, REFUND_STATUSES, refundListFilters, refundListStatement, type RefundSummaryLine } from './refund-list.query.js';

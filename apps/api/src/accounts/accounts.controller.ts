@@ -1,4 +1,5 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import type { ListPage, RawQuery } from '@app/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, type Actor } from '@app/auth';
@@ -7,6 +8,8 @@ import { AccountsService, type AccountView, type BalanceView, type CreditView, t
 import { ConfirmCreditDto, CreateAccountDto, CreditAccountDto, EntriesQueryDto } from './account.dto.js';
 import { AccountViewDoc, BalanceViewDoc, CreditRequestViewDoc, CreditViewDoc, EntriesPageDoc } from './account.views.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
+import { ListPageQuery } from '../lists/list-query.docs.js';
+import { AccountListDto } from '../lists/list-views.dto.js';
 
 /** Credits keep their Idempotency-Keys apart from charges': one key space per kind of request. */
 const CREDIT_SCOPE = 'ledger-credits';
@@ -27,6 +30,14 @@ export class AccountsController {
   @ApiCreatedResponse({ type: AccountViewDoc })
   create(@Body() body: CreateAccountDto, @CurrentActor() actor: Actor): Promise<AccountView> {
     return this.accounts.create(body, actor);
+  }
+
+  @Get()
+  @ListPageQuery()
+  @ApiErrors({ 400: ['invalid_list_filter', 'invalid_list_cursor', 'invalid_list_limit'] })
+  @ApiOkResponse({ type: AccountListDto, description: 'the merchant\'s accounts, newest first' })
+  index(@Query() query: RawQuery, @CurrentActor() actor: Actor): Promise<ListPage<AccountView>> {
+    return this.accounts.list(query, actor);
   }
 
   @Get(':id')

@@ -1,8 +1,9 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
-import { ChargesService, InboundIdempotencyService, type ChargeView } from '@app/charges';
+import { CHARGE_STATUSES, ChargeList, ChargesService, InboundIdempotencyService, type ChargeSummary, type ChargeView } from '@app/charges';
+import type { ListPage, RawQuery } from '@app/common';
 import { UntilFinal, WAIT_FOR_FINAL_MAX_MS } from '@app/events';
 import { refundSummariesOf } from '@app/refunds';
 import { clientGone, isSettledForCheckout } from './charge-final.wait.js';
@@ -10,6 +11,8 @@ import { ChargeViewDto } from './charge-view.dto.js';
 import { CreateChargeDto } from './create-charge.dto.js';
 import { WaitForFinal } from './wait-for-final.param.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
+import { ListPageQuery, StatusQuery } from '../lists/list-query.docs.js';
+import { ChargeListDto } from '../lists/list-views.dto.js';
 
 @ApiTags('charges')
 @ApiBearerAuth()
@@ -20,7 +23,21 @@ export class ChargesController {
     private readonly charges: ChargesService,
     private readonly idempotency: InboundIdempotencyService,
     private readonly untilFinal: UntilFinal,
+    private readonly list: ChargeList,
   ) {}
+
+  @Get()
+  @ApiOkResponse({ type: ChargeListDto, description: 'the merchant\'s charges, newest first (keyset by created_at and id: no skip, no repeat while new ones arrive)' })
+  @StatusQuery(CHARGE_STATUSES, 'processing')
+  @ApiQuery({ name: 'orderId', required: false, type: String, example: 'order-1042' })
+  @ApiQuery({ name: 'customerId', required: false, type: String, example: 'cus_829' })
+  @ApiQuery({ name: 'createdFrom', required: false, type: String, example: '2026-12-06', description: 'created at or after this date (UTC midnight) or ISO-8601 instant' })
+  @ApiQuery({ name: 'createdTo', required: false, type: String, example: '2026-12-07T12:00:00Z', description: 'created before this date or instant' })
+  @ListPageQuery()
+  @ApiErrors({ 400: ['invalid_list_status', 'invalid_list_filter', 'invalid_list_date', 'invalid_list_cursor', 'invalid_list_limit'], 403: 'merchant_required' })
+  index(@Query() query: RawQuery, @CurrentActor() actor: Actor): Promise<ListPage<ChargeSummary>> {
+    return this.list.list(query, actor);
+  }
 
   @Post()
   @ApiCreatedResponse({ type: ChargeViewDto, description: 'the charge; a replayed Idempotency-Key answers the first response with Idempotent-Replayed: true' })

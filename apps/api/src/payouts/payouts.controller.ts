@@ -1,10 +1,13 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import type { ListPage, RawQuery } from '@app/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
-import { PayoutsService, type PayoutView } from '@app/payouts';
+import { PAYOUT_STATUSES, PayoutList, PayoutsService, type PayoutSummary, type PayoutView } from '@app/payouts';
 import type { PayoutRequestDetailView } from '@app/ledger';
+import { ListPageQuery, StatusQuery } from '../lists/list-query.docs.js';
+import { PayoutListDto } from '../lists/list-views.dto.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { CreatePayoutDto } from './create-payout.dto.js';
 import { ConfirmCreditDto } from '../accounts/account.dto.js';
@@ -21,7 +24,17 @@ export class PayoutsController {
   constructor(
     private readonly payouts: PayoutsService,
     private readonly idempotency: InboundIdempotencyService,
+    private readonly list: PayoutList,
   ) {}
+
+  @Get('accounts/:id/payouts')
+  @ApiOkResponse({ type: PayoutListDto, description: 'the account\'s payouts, newest first; another merchant\'s account is not found' })
+  @StatusQuery(PAYOUT_STATUSES, 'in_review')
+  @ListPageQuery()
+  @ApiErrors({ 400: ['invalid_list_status', 'invalid_list_filter', 'invalid_list_cursor', 'invalid_list_limit'], 404: 'account_not_found' })
+  index(@Param('id', ParseUUIDPipe) accountId: string, @Query() query: RawQuery, @CurrentActor() actor: Actor): Promise<ListPage<PayoutSummary>> {
+    return this.list.list(accountId, query, actor);
+  }
 
   @Post('accounts/:id/payouts')
   @ApiHeader({

@@ -1,9 +1,12 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { ListPage, RawQuery } from '@app/common';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles, idempotencyScope, merchantScope, type Actor } from '@app/auth';
 import { InboundIdempotencyService } from '@app/charges';
-import { RefundsService, type RefundView } from '@app/refunds';
+import { REFUND_STATUSES, RefundList, RefundsService, type RefundSummaryLine, type RefundView } from '@app/refunds';
+import { ListPageQuery, StatusQuery } from '../lists/list-query.docs.js';
+import { RefundListDto } from '../lists/list-views.dto.js';
 import { CreateRefundDto } from './create-refund.dto.js';
 import { RefundViewDto } from './refund-view.dto.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
@@ -19,7 +22,18 @@ export class RefundsController {
   constructor(
     private readonly refunds: RefundsService,
     private readonly idempotency: InboundIdempotencyService,
+    private readonly list: RefundList,
   ) {}
+
+  @Get('refunds')
+  @ApiOkResponse({ type: RefundListDto, description: 'the merchant\'s refunds, newest first' })
+  @ApiQuery({ name: 'chargeId', required: false, type: String, format: 'uuid', description: 'only this charge\'s refunds (another merchant\'s charge lists none)' })
+  @StatusQuery(REFUND_STATUSES, 'succeeded')
+  @ListPageQuery()
+  @ApiErrors({ 400: ['invalid_list_status', 'invalid_list_filter', 'invalid_list_cursor', 'invalid_list_limit'], 403: 'merchant_required' })
+  index(@Query() query: RawQuery, @CurrentActor() actor: Actor): Promise<ListPage<RefundSummaryLine>> {
+    return this.list.list(query, actor);
+  }
 
   @Post('charges/:id/refunds')
   @ApiErrors({ 404: 'charge_not_found', 409: ['idempotency_key_in_flight', 'refund_proposal_executed'], 422: ['charge_not_refundable', 'refund_exceeds_refundable', 'idempotency_key_reused'] })

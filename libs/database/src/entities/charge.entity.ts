@@ -9,6 +9,9 @@ import { bigintNumber } from './bigint-number.transformer.js';
 // Finance looks a charge up by order or customer across merchants (migration 1764680270000).
 @Index('ix_charges_order_id', ['orderId'])
 @Index('ix_charges_customer_id', ['customerId'])
+// The merchant lists' pages (MerchantListStatuses), newest first by a backward scan.
+@Index('ix_charges_merchant_page', ['merchantId', 'createdAt', 'id'])
+@Index('ix_charges_merchant_customer_page', ['merchantId', 'customerId', 'createdAt', 'id'])
 @Check('charges_amount_cents_check', `amount_cents > 0`)
 @Check('charges_currency_check', `currency ~ '^[a-z]{3}$'`)
 @Check('charges_refunded_cents_check', `refunded_cents >= 0`)

@@ -10,6 +10,7 @@ export type PixKeyTypeColumn = 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp';
  */
 @Entity('payouts')
 @Index('ix_payouts_account', ['accountId', 'createdAt'])
+@Index('ix_payouts_account_page', ['accountId', 'createdAt', 'id'])
 @Check('payouts_amount_cents_check', `amount_cents > 0`)
 @Check('payouts_pix_key_type_check', `pix_key_type IN ('cpf','cnpj','email','phone','evp')`)
 export class PayoutEntity {

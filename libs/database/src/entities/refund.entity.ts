@@ -11,6 +11,8 @@ import { RefundProposalEntity } from './refund-proposal.entity.js';
  */
 @Entity('refunds')
 @Index('ix_refunds_charge', ['chargeId', 'createdAt'])
+@Index('ix_refunds_merchant_page', ['merchantId', 'createdAt', 'id'], { where: `"merchant_id" IS NOT NULL` })
+@Index('ix_refunds_charge_page', ['chargeId', 'createdAt', 'id'], { where: `"charge_id" IS NOT NULL` })
 @Index('uq_refunds_proposal', ['proposalId'], { unique: true, where: `"proposal_id" IS NOT NULL` })
 @Index('uq_refunds_proposal_provider_charge', ['providerChargeId'], { unique: true, where: `"charge_id" IS NULL` })
 @Check('refunds_amount_cents_check', `amount_cents > 0`)
