@@ -9,8 +9,30 @@ const FRAMEWORK_OR_IO = [
   '^node:(fs|net|http|https|tls|child_process|dgram|dns)',
 ].join('|');
 
+/**
+ * The only files that may import the replica reader (@app/database/replica): screens and exports that show a slightly
+ * old picture and decide nothing. test/replica-reader-owner.test.ts reads this same list.
+ */
+const REPLICA_READERS = [
+  'libs/database/src/',
+  'libs/review/src/attempt-trends.query.ts',
+  'libs/review/src/review-queue.trend.ts',
+  'libs/review/src/charge-lookup.query.ts',
+  'libs/reconciliation/src/reconciliation-calendar.query.ts',
+  'libs/reconciliation/src/refund-proposals.export.ts',
+];
+
 module.exports = {
   forbidden: [
+    {
+      name: 'replica-reader-allow-list',
+      severity: 'error',
+      comment:
+        'A replica may be seconds behind: only the allow-listed screens and exports read it. No money decision (opening an attempt, ' +
+        'applying a fact, a refund cap, a balance, a review decision) may import the replica reader.',
+      from: { path: '^(libs|apps)/', pathNot: `^(${REPLICA_READERS.map((p) => p.replace(/\./g, '\\.')).join('|')})` },
+      to: { path: '^libs/database/src/replica/' },
+    },
     {
       name: 'pure-rules',
       severity: 'error',

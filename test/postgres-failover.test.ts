@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
-import { startPostgresPair, type PostgresPair } from './support/postgres-pair.js';
+import { startPostgresPair, type PostgresPair } from '../apps/bench/src/postgres-pair.js';
 import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
 

@@ -13,6 +13,7 @@ import { checkInvariants } from './chaos-invariants.js';
 import { intArg, startService, waitForHealth, type ServiceProcess } from './bench-process.js';
 import { EmbeddedCluster } from '../../launcher/src/embedded-cluster.js';
 import { freePortNumber } from './free-port.js';
+import { runPostgresFailoverChaos } from './chaos-failover.js';
 
 /**
  * `npm run chaos -- --seed=S --charges=N [--apis=A --workers=W]`: the long storm against real processes. A apis
@@ -25,8 +26,13 @@ import { freePortNumber } from './free-port.js';
  * against the provider's records. Two merchants (one charge in ten is the second's) each have a webhook
  * endpoint whose receiver verifies every event with `standardwebhooks`: afterwards every committed event reached
  * its own merchant's receiver, under one webhook-id, and never the other's. Prints faults by kind and each
- * invariant; exits 1 on any violation.
+ * invariant; exits 1 on any violation. `--failover` runs the PostgreSQL failover storm instead (chaos-failover.ts).
  */
+// `--failover`: the PostgreSQL primary replaced mid-storm (chaos-failover.ts), instead of the storm below.
+if (process.argv.includes('--failover')) {
+  process.exitCode = await runPostgresFailoverChaos();
+  process.exit();
+}
 const seed = intArg('seed', 20261203);
 const chargeCount = intArg('charges', 300);
 const concurrency = intArg('c', 12);

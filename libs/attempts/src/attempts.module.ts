@@ -7,12 +7,11 @@ import { ProviderCallRecorder } from './provider-call.recorder.js';
 import { ProviderFactApplier } from './provider-fact.applier.js';
 import { PreviousAttemptRecheck } from './previous-attempt.recheck.js';
 import { FirstSendChecker } from './first-send.check.js';
-import { AttemptTrendsQuery } from './attempt-trends.query.js';
 import { ProviderFirstAttempt } from './provider-first-attempt.recorder.js';
 
 /** Attempts: opening, sending, and the one guarded way to change an attempt's status. */
 @Module({
-  providers: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck, FirstSendChecker, ProviderFirstAttempt],
-  exports: [AttemptSettlementHooks, AttemptTrendsQuery, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck, ProviderFirstAttempt],
+  providers: [AttemptSettlementHooks, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck, FirstSendChecker, ProviderFirstAttempt],
+  exports: [AttemptSettlementHooks, AttemptOpener, AttemptSender, AttemptTransitionWriter, ProviderCallRecorder, ProviderFactApplier, PreviousAttemptRecheck, ProviderFirstAttempt],
 })
 export class AttemptsModule {}

@@ -1,6 +1,5 @@
 export { AttemptsModule } from './attempts.module.js';
 export { AttemptOpener, type AttemptOwner, type OpenedAttempt } from './attempt-opener.service.js';
-export { AttemptTrendsQuery, type CertaintyPercentiles, type TimeToCertainty, type UnknownAgeBucket } from './attempt-trends.query.js';
 export { AttemptSender } from './attempt-sender.service.js';
 export { AttemptSettlementHooks, type LateDebit, type PayoutSettlementHook } from './attempt-settlement.hooks.js';
 export { AttemptTransitionWriter, type AttemptTransition } from './attempt-transition.writer.js';

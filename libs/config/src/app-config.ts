@@ -22,6 +22,14 @@ export class AppConfig extends ProviderSettings {
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /**
+   * A streaming standby of DATABASE_URL for the heavy read-only screens and exports only (trends, the lookup, the
+   * reconciliation calendar, CSV exports); each read falls back to the primary past the lag it tolerates. No money
+   * decision reads it. Unset: those reads go to the primary, as every other read does.
+   */
+  @IsOptional() @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_REPLICA_URL must be a postgres:// URL' })
+  DATABASE_REPLICA_URL?: string;
+
+  /**
    * A Sentinel-managed Redis instead of REDIS_URL: the sentinels as `host:port,…` and the name they monitor the
    * primary by; every client asks them for the primary and follows a failover.
    */

@@ -13,11 +13,17 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', 'eighty'],
     ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_REPLICA_URL', 'standby:5433'],
     ['SUBMIT_RETRY_BACKOFF_MS', '1s,2s'],
     ['API_TOKENS', 'superuser:abcdefghijklmnopq'],
     ['PROVIDER_READ_TIMEOUT_MS', '0'],
   ])('stops with a message naming %s when it is malformed', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('leaves DATABASE_REPLICA_URL unset by default and takes a postgres:// URL', () => {
+    expect(loadConfig({}).DATABASE_REPLICA_URL).toBeUndefined();
+    expect(loadConfig({ DATABASE_REPLICA_URL: 'postgres://reader@standby:5432/charge_once' }).DATABASE_REPLICA_URL).toBe('postgres://reader@standby:5432/charge_once');
   });
 
   it('reads a delay list into numbers at boot, and names the list and the bad entry when it is malformed', () => {

@@ -8,6 +8,7 @@ import { AppConfig, SIMULATOR_EFI_CLIENT_SECRET, SIMULATOR_STRIPE_SECRET_KEY, SI
 
 // Settings with no default are not own properties of a fresh AppConfig, so they are named here.
 const OPTIONAL_SETTINGS = [
+  'DATABASE_REPLICA_URL',
   'API_TOKENS',
   'STRIPE_SECRET_KEY',
   'ASAAS_API_KEY',

@@ -3,8 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options.js';
 import { ScheduledRunClaim } from './scheduled-run.claim.js';
+import { ReplicaReader } from './replica/replica-reader.js';
+import { ConfiguredReplicaReader } from './replica/replica-reader.provider.js';
 
-/** The one TypeORM data layer every module shares. Migrations are applied by `migrateDatabase`, not here. */
+/**
+ * The one TypeORM data layer every module shares, and the replica reader the allow-listed screens inject (the primary
+ * when DATABASE_REPLICA_URL is unset). Migrations are applied by `migrateDatabase`, not here.
+ */
 @Global()
 @Module({
   imports: [
@@ -13,7 +18,7 @@ import { ScheduledRunClaim } from './scheduled-run.claim.js';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.DATABASE_URL), migrationsRun: false }),
     }),
   ],
-  providers: [ScheduledRunClaim],
-  exports: [ScheduledRunClaim],
+  providers: [ScheduledRunClaim, { provide: ReplicaReader, useClass: ConfiguredReplicaReader }],
+  exports: [ScheduledRunClaim, ReplicaReader],
 })
 export class DatabaseModule {}

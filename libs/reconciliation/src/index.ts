@@ -2,6 +2,7 @@ export { ReconciliationModule } from './reconciliation.module.js';
 export { ReconciliationRunsService, type RunRequest } from './reconciliation-runs.service.js';
 export { ReconciliationQueries, type DivergenceFilter } from './reconciliation-queries.service.js';
 export { ReconciliationCalendarQuery, type CalendarDay } from './reconciliation-calendar.query.js';
+export { RefundProposalsExport } from './refund-proposals.export.js';
 export { RefundProposalsService } from './refund-proposals.service.js';
 export { ReconciliationClock } from './reconciliation.clock.js';
 export { readableProviders } from './statement.sources.js';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { providerFirstDaySql } from '@app/database';
+import { ReplicaReader } from '@app/database/replica';
 import { GatewayRegistry } from '@app/gateways';
 import { InvalidReconciliationDayError } from './reconciliation.errors.js';
 import { addDays, isCalendarDay, previousDay } from './rules/reconciliation-day.js';
@@ -33,11 +32,17 @@ export interface CalendarDay {
   error: string | null;
 }
 
-/** The days reconciliation covered for one provider, newest first, from reconciliation_runs. */
+/**
+ * Replica lag the calendar accepts: a night's run takes minutes and is shown once a day; a minute behind misleads no
+ * one. The catch-up that decides which days to run never reads this.
+ */
+const CALENDAR_STALENESS_TOLERATED_MS = 60_000;
+
+/** The days reconciliation covered for one provider, newest first, from reconciliation_runs (on the replica). */
 @Injectable()
 export class ReconciliationCalendarQuery {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly replica: ReplicaReader,
     private readonly gateways: GatewayRegistry,
     private readonly config: AppConfig,
     private readonly clock: ReconciliationClock,
@@ -55,15 +60,18 @@ export class ReconciliationCalendarQuery {
     const tz = this.config.RECONCILIATION_TZ;
     const last = to ?? previousDay(this.clock.now(), tz);
     const first = addDays(last, -(days - 1));
-    const rows = await this.db.query<Array<Record<string, unknown> & { day: string }>>(
-      `SELECT DISTINCT ON (day) to_char(day, 'YYYY-MM-DD') AS day, id, status, lines_read, matched, settled, divergence_counts, started_at, finished_at, error,
-              count(*) OVER (PARTITION BY day)::int AS runs,
-              extract(epoch FROM finished_at - started_at)::float8 AS duration
-         FROM reconciliation_runs WHERE provider = $1 AND day BETWEEN $2::date AND $3::date
-        ORDER BY day, CASE status WHEN 'running' THEN 0 WHEN 'succeeded' THEN 1 ELSE 2 END, started_at DESC, id`,
-      [provider, first, last],
-    );
-    const [{ firstDay }] = await this.db.query<Array<{ firstDay: string | null }>>(`SELECT to_char(${providerFirstDaySql('$1', '$2')}, 'YYYY-MM-DD') AS "firstDay"`, [provider, tz]);
+    const { rows, firstDay } = await this.replica.read(CALENDAR_STALENESS_TOLERATED_MS, async (read) => {
+      const runs = await read<Record<string, unknown> & { day: string }>(
+        `SELECT DISTINCT ON (day) to_char(day, 'YYYY-MM-DD') AS day, id, status, lines_read, matched, settled, divergence_counts, started_at, finished_at, error,
+                count(*) OVER (PARTITION BY day)::int AS runs,
+                extract(epoch FROM finished_at - started_at)::float8 AS duration
+           FROM reconciliation_runs WHERE provider = $1 AND day BETWEEN $2::date AND $3::date
+          ORDER BY day, CASE status WHEN 'running' THEN 0 WHEN 'succeeded' THEN 1 ELSE 2 END, started_at DESC, id`,
+        [provider, first, last],
+      );
+      const [seen] = await read<{ firstDay: string | null }>(`SELECT to_char(${providerFirstDaySql('$1', '$2')}, 'YYYY-MM-DD') AS "firstDay"`, [provider, tz]);
+      return { rows: runs, firstDay: seen.firstDay };
+    });
     // Never seen: every day is before the service. Both YYYY-MM-DD: the text order is the calendar order.
     const beforeService = (day: string) => firstDay === null || day < firstDay;
     const byDay = new Map(rows.map((row) => [row.day, row]));

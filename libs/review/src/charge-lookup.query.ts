@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { ReplicaReader, type ReadQuery } from '@app/database/replica';
 
 /** A lookup never returns more than this many charges: finance narrows the query instead. */
 const MAX_HITS = 50;
+/**
+ * Replica lag the lookup accepts: finance looks up a charge a customer just asked about, seconds after it happened at
+ * the earliest; past 5 s behind, the primary answers. What a reviewer then decides is read again on the primary.
+ */
+const LOOKUP_STALENESS_TOLERATED_MS = 5_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Row = Record<string, unknown>;
@@ -33,10 +37,15 @@ export interface ChargeLookupHit {
  */
 @Injectable()
 export class ChargeLookupQuery {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly replica: ReplicaReader) {}
 
-  async find(query: string): Promise<{ items: ChargeLookupHit[]; truncated: boolean }> {
-    const charges = await this.db.query<Row[]>(
+  /** One snapshot of the replica (or the primary) for the whole answer: a charge never shown with another moment's attempts. */
+  find(query: string): Promise<{ items: ChargeLookupHit[]; truncated: boolean }> {
+    return this.replica.read(LOOKUP_STALENESS_TOLERATED_MS, (read) => this.findIn(read, query));
+  }
+
+  private async findIn(read: ReadQuery, query: string): Promise<{ items: ChargeLookupHit[]; truncated: boolean }> {
+    const charges = await read<Row>(
       `WITH hits AS (
          SELECT id FROM charges WHERE id = $2::uuid OR order_id = $1 OR customer_id = $1
          UNION SELECT charge_id FROM attempts WHERE charge_id IS NOT NULL AND (provider_ref = $1 OR late_capture_provider_charge_id = $1)
@@ -51,31 +60,31 @@ export class ChargeLookupQuery {
     const page = charges.slice(0, MAX_HITS);
     const ids = page.map((c) => c.id as string);
     const [attempts, calls, refunds, reviewItems, events] = await Promise.all([
-      this.db.query<Row[]>(
+      read<Row>(
         `SELECT id, charge_id AS "chargeId", operation, refund_id AS "refundId", provider, status, provider_ref AS "providerChargeId",
                 late_capture_provider_charge_id AS "lateCaptureProviderChargeId", idempotency_key AS "idempotencyKey", http_attempts AS "httpAttempts",
                 last_error AS "lastError", created_at AS "createdAt", unknown_since AS "unknownSince", resolved_at AS "resolvedAt", resolved_by AS "resolvedBy"
            FROM attempts WHERE charge_id = ANY($1::uuid[]) ORDER BY created_at, id`,
         [ids],
       ),
-      this.db.query<Row[]>(
+      read<Row>(
         `SELECT p.id, p.attempt_id AS "attemptId", p.at, p.kind, p.outcome, p.http_status AS "httpStatus", p.duration_ms AS "durationMs", p.detail
            FROM provider_calls p JOIN attempts a ON a.id = p.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY p.at, p.id`,
         [ids],
       ),
-      this.db.query<Row[]>(
+      read<Row>(
         `SELECT id, charge_id AS "chargeId", amount_cents::float8 AS "amountCents", currency, reason, created_by AS "createdBy", released_at AS "releasedAt", created_at AS "createdAt"
            FROM refunds WHERE charge_id = ANY($1::uuid[]) ORDER BY created_at, id`,
         [ids],
       ),
-      this.db.query<Row[]>(
+      read<Row>(
         `SELECT r.id, a.charge_id AS "chargeId", r.attempt_id AS "attemptId", r.reason, r.state, r.decision, r.decided_by AS "decidedBy",
                 r.confirmed_by AS "confirmedBy", r.follow_up AS "followUp", r.created_at AS "openedAt", r.closed_at AS "closedAt"
            FROM review_items r JOIN attempts a ON a.id = r.attempt_id WHERE a.charge_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
         [ids],
       ),
       // An endpoint URL may carry the merchant's own token in its query string: finance sees scheme, host and path.
-      this.db.query<Row[]>(
+      read<Row>(
         `SELECT e.id, COALESCE(r.charge_id, e.object_id) AS "chargeId", e.type, e.object_type AS "objectType", e.object_id AS "objectId",
                 e.object_version AS "objectVersion", e.created_at AS "createdAt",
                 COALESCE((SELECT jsonb_agg(jsonb_build_object(

@@ -2,6 +2,7 @@ export { ReviewQueueModule } from './review-queue.module.js';
 export { ReviewQueueService, type ReviewQueueFilter, type ReviewQueuePage, type ReviewAuditView } from './review-queue.service.js';
 export { ChargeLookupQuery, type ChargeLookupHit } from './charge-lookup.query.js';
 export { ReviewQueueTrendQuery, type ReviewQueueTrend } from './review-queue.trend.js';
+export { AttemptTrendsQuery, type CertaintyPercentiles, type TimeToCertainty, type UnknownAgeBucket } from './attempt-trends.query.js';
 export { ReviewClaimsService } from './review-claims.service.js';
 export { ReviewDecisionService, type DecisionInput } from './review-decision.service.js';
 export type { ReviewItemView, ReviewDecisionView } from './review-item.view.js';

@@ -12,12 +12,13 @@ import { ReviewProviderCheck } from './review-provider-check.service.js';
 import { ReviewQueueGauges } from './review-queue.gauges.js';
 import { ChargeLookupQuery } from './charge-lookup.query.js';
 import { ReviewQueueTrendQuery } from './review-queue.trend.js';
+import { AttemptTrendsQuery } from './attempt-trends.query.js';
 import { ReviewQueueService } from './review-queue.service.js';
 
 /** The queue finance staff work: reading, claiming, deciding with proof. Imported by the api. */
 @Module({
   imports: [AttemptsModule, RefundsModule],
-  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewMoneyDecision, ReviewFourEyesDecision, ReviewAcknowledgeDecision, ReviewGapDecision, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges, ChargeLookupQuery, ReviewQueueTrendQuery],
-  exports: [ChargeLookupQuery, ReviewQueueTrendQuery, ReviewQueueService, ReviewClaimsService, ReviewDecisionService],
+  providers: [ReviewQueueService, ReviewClaimsService, ReviewDecisionService, ReviewMoneyDecision, ReviewFourEyesDecision, ReviewAcknowledgeDecision, ReviewGapDecision, LateCaptureFollowUp, ReviewProviderCheck, ReviewQueueGauges, ChargeLookupQuery, ReviewQueueTrendQuery, AttemptTrendsQuery],
+  exports: [ChargeLookupQuery, ReviewQueueTrendQuery, AttemptTrendsQuery, ReviewQueueService, ReviewClaimsService, ReviewDecisionService],
 })
 export class ReviewQueueModule {}

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { ReplicaReader } from '@app/database/replica';
 
 export interface ReviewQueueTrend {
   /** Sample instants (unix seconds), one an hour, the last one now. */
@@ -11,13 +10,17 @@ export interface ReviewQueueTrend {
   oldestAgeMinutes: Array<number | null>;
 }
 
-/** How big and how old the review queue was, hour by hour, from the items' own open and close times. */
+/** Replica lag this chart accepts: hourly samples, read by a person, never acted on (the queue itself reads the primary). */
+const QUEUE_TREND_STALENESS_TOLERATED_MS = 30_000;
+
+/** How big and how old the review queue was, hour by hour, from the items' own open and close times (on the replica). */
 @Injectable()
 export class ReviewQueueTrendQuery {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly replica: ReplicaReader) {}
 
   async lastHours(hours: number): Promise<ReviewQueueTrend> {
-    const rows = await this.db.query<Array<{ at: number; open: number; oldest: number | null }>>(
+    const rows = await this.replica.query<{ at: number; open: number; oldest: number | null }>(
+      QUEUE_TREND_STALENESS_TOLERATED_MS,
       `SELECT extract(epoch FROM s.at)::float8 AS at, count(r.id)::int AS open,
               round((extract(epoch FROM s.at - min(r.created_at)) / 60)::numeric, 1)::float8 AS oldest
          FROM generate_series(now() - make_interval(hours => $1 - 1), now(), interval '1 hour') AS s(at)

@@ -1,9 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
-import { AttemptTrendsQuery, type TimeToCertainty, type UnknownAgeBucket } from '@app/attempts';
 import { ReconciliationCalendarQuery } from '@app/reconciliation';
-import { ChargeLookupQuery, ReviewQueueTrendQuery, type ChargeLookupHit, type ReviewQueueTrend } from '@app/review';
+import { AttemptTrendsQuery, ChargeLookupQuery, ReviewQueueTrendQuery, type ChargeLookupHit, type ReviewQueueTrend, type TimeToCertainty, type UnknownAgeBucket } from '@app/review';
 import { ChargeLookupQueryDto, HoursQuery, NightsQuery } from './finance.dto.js';
 import { ChargeLookupPageDoc, DivergencesPerNightDoc, ReviewQueueTrendDoc, TimeToCertaintyDoc, UnknownAttemptsTrendDoc } from './finance.view-classes.js';
 

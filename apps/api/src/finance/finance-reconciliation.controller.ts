@@ -2,7 +2,7 @@ import { Controller, Get, Header, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
-import { ReconciliationCalendarQuery, ReconciliationQueries, RefundProposalsService, type CalendarDay, type DivergenceView } from '@app/reconciliation';
+import { ReconciliationCalendarQuery, ReconciliationQueries, RefundProposalsExport, type CalendarDay, type DivergenceView } from '@app/reconciliation';
 import { ListRefundProposalsQuery } from '../reconciliation/reconciliation.dto.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { toCsv } from './csv.js';
@@ -22,7 +22,7 @@ export class FinanceReconciliationController {
   constructor(
     private readonly calendar: ReconciliationCalendarQuery,
     private readonly queries: ReconciliationQueries,
-    private readonly proposals: RefundProposalsService,
+    private readonly proposals: RefundProposalsExport,
   ) {}
 
   @Get('calendar')

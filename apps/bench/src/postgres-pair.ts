@@ -3,7 +3,7 @@ import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { migrateDatabase } from '@app/database';
-import { freePortNumber } from '../../apps/bench/src/free-port.js';
+import { freePortNumber } from './free-port.js';
 
 const run = promisify(execFile);
 
