@@ -99,7 +99,7 @@ export const MIGRATIONS = [
   LateRefundSuccess1764680377000,
   PayoutFourEyes1764680378000,
   ProviderFirstAttempts1764680379000,
+  MerchantListStatuses1764680390000,
   LateRefundAmount1764680392000,
   LateRefundPublicStatus1764680393000,
-  MerchantListStatuses1764680390000,
 ];
