@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openReviewItem } from '@app/review/items';
 import { committedCents, postRefund, refund, succeededCharge } from './support/refunds.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
@@ -118,5 +119,38 @@ describe('a late refund success and the retry of the same refund', () => {
     expect((await submitRefund(declined.id)).status).toBe(200);
     expect(stack.sim.refunds({ paymentIntentId: intentId })).toHaveLength(2);
     expect((await attemptRow(retryId)).status).toBe('unknown');
+  });
+  it('a retry that had already refunded when the first attempt turns out refunded too: the late item says the customer got it twice', async () => {
+    const { declined, providerRefundId, intentId } = await declinedRefundOf400();
+    const retried = await submitRefund(declined.id);
+    expect(retried.body.status).toBe('succeeded');
+    const retry = retried.body.attempts[1];
+
+    await reportLateSuccess(providerRefundId);
+    expect(stack.sim.refunds({ paymentIntentId: intentId }).filter((r) => r.status === 'succeeded')).toHaveLength(2);
+    const [lateItem] = await stack.db.query<Array<{ reason: string; retries: unknown }>>(
+      `SELECT reason, evidence->'findings'->'lateRefund'->'retries' AS retries FROM review_items WHERE attempt_id = $1 AND state <> 'closed'`,
+      [declined.attempts[0].id],
+    );
+    expect(lateItem).toEqual({ reason: 'duplicate_provider_charges', retries: [{ attemptId: retry.id, outcome: 'already_refunded', providerRefundId: stack.sim.refunds({ refundAttemptId: retry.id })[0].id }] });
+  });
+
+  it('money that left twice becomes the reason of an item already open for something routine, the old reason kept', async () => {
+    const { declined } = await declinedRefundOf400();
+    const attemptId = declined.attempts[0].id;
+    await stack.db.transaction(async (em) => {
+      await openReviewItem(em, attemptId, 'lease_expired', { why: 'routine' });
+      await openReviewItem(em, attemptId, 'duplicate_provider_charges', { why: 'twice' });
+      await openReviewItem(em, attemptId, 'provider_refund', { why: 'later' });
+    });
+    const [item] = await stack.db.query<Array<{ reason: string; later: Array<{ reason: string; reasonBefore: string }> }>>(
+      `SELECT reason, evidence->'laterFindings' AS later FROM review_items WHERE attempt_id = $1 AND state <> 'closed'`,
+      [attemptId],
+    );
+    expect(item.reason).toBe('duplicate_provider_charges');
+    expect(item.later.map((f) => [f.reason, f.reasonBefore])).toEqual([
+      ['duplicate_provider_charges', 'lease_expired'],
+      ['provider_refund', 'duplicate_provider_charges'],
+    ]);
   });
 });

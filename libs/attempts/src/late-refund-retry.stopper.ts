@@ -3,13 +3,16 @@ import { openReviewItem } from '@app/review/items';
 import type { AttemptTransitionWriter } from './attempt-transition.writer.js';
 import type { TransitionCause } from './rules/attempt-state-machine.js';
 import { sendProvedUnreceived } from './rules/key-lifetime.js';
-import { lockOpenRefundSiblings } from './store/attempt-facts.store.js';
+import { lockOpenRefundSiblings, succeededRefundSiblings } from './store/attempt-facts.store.js';
 
 /** What became of a later attempt of the refund when an earlier one turned out refunded. */
 export interface StoppedRetry {
   attemptId: string;
-  /** `not_sent`: nothing of it reached the provider, failed so it never is; `may_have_reached`: unknown, for a person. */
-  outcome: 'not_sent' | 'may_have_reached';
+  /**
+   * `not_sent`: nothing of it reached the provider, failed so it never is; `may_have_reached`: unknown, for a person;
+   * `already_refunded`: it had succeeded, so the customer was refunded twice (the late attempt's item says so).
+   */
+  outcome: 'not_sent' | 'may_have_reached' | 'already_refunded';
   providerRefundId: string | null;
 }
 
@@ -56,5 +59,6 @@ export async function stopLaterRefundAttempts(
     });
     stopped.push({ attemptId: sibling.id, outcome: 'may_have_reached', providerRefundId: sibling.providerRef });
   }
+  for (const done of await succeededRefundSiblings(em, lateAttemptId)) stopped.push({ attemptId: done.id, outcome: 'already_refunded', providerRefundId: done.providerRef });
   return stopped;
 }

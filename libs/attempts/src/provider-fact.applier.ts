@@ -78,7 +78,9 @@ export class ProviderFactApplier {
       const lateRefund = await recordLateRefund(em, attempt, fact);
       // Its retry, if one is open, must not refund the customer a second time.
       const retries = lateRefund ? await stopLaterRefundAttempts(this.transitions, em, attemptId, lateRefund.providerRefundId, source) : [];
-      const reviewed = await this.review(em, attemptId, capture === 'second_capture' ? 'duplicate_provider_charges' : decision.reason, {
+      // Money that left twice (a second capture, or a refund's retry that had already refunded) is what a person sees first.
+      const twice = capture === 'second_capture' || retries.some((r) => r.outcome === 'already_refunded');
+      const reviewed = await this.review(em, attemptId, twice ? 'duplicate_provider_charges' : decision.reason, {
         ...findings,
         lateCapture: capture,
         ...(lateDebit ? { lateDebit } : {}),

@@ -83,6 +83,21 @@ export async function markRechecked(em: EntityManager, attemptId: string): Promi
   await em.query(`UPDATE attempts SET rechecked_at = now() WHERE id = $1 AND status = 'failed'`, [attemptId]);
 }
 
+/**
+ * The other attempts of `attemptId`'s refund that already succeeded: with the late one, the customer was refunded
+ * twice. Read after lockOpenRefundSiblings, so a retry that committed its success while this transaction waited
+ * on its row lock (and so left that list) is seen here.
+ */
+export async function succeededRefundSiblings(em: EntityManager, attemptId: string): Promise<Array<{ id: string; providerRef: string | null }>> {
+  const rows = await em.query<Array<{ id: string; provider_ref: string | null }>>(
+    `SELECT x.id, x.provider_ref FROM attempts x
+      WHERE x.refund_id = (SELECT refund_id FROM attempts WHERE id = $1) AND x.operation = 'refund' AND x.id <> $1 AND x.status = 'succeeded'
+      ORDER BY x.created_at`,
+    [attemptId],
+  );
+  return rows.map((r) => ({ id: r.id, providerRef: r.provider_ref }));
+}
+
 /** An open attempt of the same refund as a late-refunded one, as read under its row lock. */
 export interface OpenRefundSibling {
   id: string;

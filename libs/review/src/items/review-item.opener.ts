@@ -7,6 +7,13 @@ import { writeReviewAudit } from './review-audit.writer.js';
 const logger = new Logger('ReviewItems');
 
 /**
+ * Reasons that say money left twice: a later finding with one of them becomes the reason of an item already open
+ * for something routine (a lease that expired, say), so a person never settles it as that routine thing. The
+ * reason it replaces stays in the finding's entry.
+ */
+const OUTRANKING_REASONS = ['duplicate_provider_charges'];
+
+/**
  * Opens the item a person must decide, inside the caller's transaction, so the evidence that justifies it
  * and the item commit together or not at all. The partial unique index keeps one open item per attempt; a
  * later finding for an attempt already under review is appended to that item rather than lost.
@@ -26,12 +33,13 @@ export async function openReviewItem(em: EntityManager, attemptId: string, reaso
      ON CONFLICT (attempt_id) WHERE state <> 'closed'
      DO UPDATE SET evidence = jsonb_set(review_items.evidence, '{laterFindings}',
                      COALESCE(review_items.evidence->'laterFindings', '[]'::jsonb)
-                       || jsonb_build_array(jsonb_build_object('reason', $3::text, 'at', now(), 'findings', $5::jsonb))),
+                       || jsonb_build_array(jsonb_build_object('reason', $3::text, 'at', now(), 'findings', $5::jsonb, 'reasonBefore', review_items.reason))),
+                   reason = CASE WHEN $3::text = ANY($6::text[]) THEN $3::text ELSE review_items.reason END,
                    state = 'open', claimed_by = NULL, claimed_at = NULL, claim_expires_at = NULL,
                    decision = NULL, decision_reason = NULL, decision_provider_charge_id = NULL, decided_by = NULL, decided_at = NULL,
                    updated_at = now()
      RETURNING id, (xmax = 0) AS opened`,
-    [randomUUID(), attemptId, reason, evidence, JSON.stringify(findings)],
+    [randomUUID(), attemptId, reason, evidence, JSON.stringify(findings), OUTRANKING_REASONS],
   );
   const opened = rows[0]?.opened === true;
   if (current && (current.state === 'claimed' || current.state === 'awaiting_second')) {
