@@ -143,8 +143,16 @@ describe('Asaas charges: fields the provider needs, refused with a 400 naming th
   });
   afterAll(async () => stack.close());
 
+  it('422 currency_not_supported naming the currency Asaas does not take, and nothing stored', async () => {
+    const body = profile.chargeBody({ currency: 'usd' });
+    const res = await stack.http.post('/charges').set(stack.auth('merchant')).send(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body).toMatchObject({ code: 'currency_not_supported', details: { provider: 'asaas', currency: 'usd' } });
+    const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM charges WHERE order_id = $1`, [body.orderId]);
+    expect(count).toBe(0);
+  });
+
   it.each([
-    ['currency', { currency: 'usd' }],
     ['billingType', { billingType: undefined }],
     ['billingType', { billingType: 'CASH' }],
     ['dueDate', { dueDate: '02/12/2026' }],

@@ -22,6 +22,8 @@ async function loseCommitsAfterCreate(stack: TestStack, charge: ChargeView, crea
     await em.query(`DELETE FROM event_objects WHERE object_id = $1 OR object_id IN (${attempts})`, [charge.id]);
     await em.query(`DELETE FROM attempts WHERE charge_id = $1`, [charge.id]);
     if (chargeToo) {
+      // The charge's list row is written by its insert, in the same commit.
+      await em.query(`DELETE FROM list_statuses WHERE object_id = $1`, [charge.id]);
       await em.query(`DELETE FROM charges WHERE id = $1`, [charge.id]);
       return;
     }
