@@ -40,6 +40,7 @@ import { PixReturns1764680358000 } from './1764680358000-PixReturns.js';
 import { ProviderFirstAttempts1764680379000 } from './1764680379000-ProviderFirstAttempts.js';
 import { LateRefundAmount1764680392000 } from './1764680392000-LateRefundAmount.js';
 import { LateRefundPublicStatus1764680393000 } from './1764680393000-LateRefundPublicStatus.js';
+import { LateRefundAmountInReview1764680395000 } from './1764680395000-LateRefundAmountInReview.js';
 import { MerchantListStatuses1764680390000 } from './1764680390000-MerchantListStatuses.js';
 import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
 import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReversalMovements.js';
@@ -102,4 +103,5 @@ export const MIGRATIONS = [
   MerchantListStatuses1764680390000,
   LateRefundAmount1764680392000,
   LateRefundPublicStatus1764680393000,
+  LateRefundAmountInReview1764680395000,
 ];

@@ -48,7 +48,7 @@ describe('the outbox status rules in SQL', () => {
   const newRows = (): Rows => ({ charges: [], refunds: [], payouts: [], attempts: [], reviewItems: [] });
 
   /** The attempts of `kinds` for one owner, and a review item on the first of them in `review`. */
-  function plantAttempts(rows: Rows, owner: { charge_id?: string; refund_id?: string; payout_id?: string }, operation: string, kinds: Kind[], review: ReviewState): void {
+  function plantAttempts(rows: Rows, owner: { charge_id?: string; refund_id?: string; payout_id?: string }, operation: string, kinds: Kind[], review: ReviewState, lateRefundCents = 100): void {
     const ids = kinds.map((kind, i) => {
       const id = randomUUID();
       const late = kind === 'late';
@@ -61,7 +61,7 @@ describe('the outbox status rules in SQL', () => {
         late_execution_end_to_end_id: late && operation === 'payout' ? `E2E${id}` : null,
         late_refunded_at: late && operation === 'refund' ? new Date().toISOString() : null,
         late_refund_provider_ref: late && operation === 'refund' ? `re_late_${id}` : null,
-        late_refund_amount_cents: late && operation === 'refund' ? 100 : null,
+        late_refund_amount_cents: late && operation === 'refund' ? lateRefundCents : null,
       });
       return id;
     });
@@ -73,7 +73,8 @@ describe('the outbox status rules in SQL', () => {
     }
   }
 
-  const tsAttempts = (kinds: Kind[]) => kinds.map((k) => (k === 'late' ? { status: 'failed' as const, lateCapturedAt: new Date(), lateRefundedAt: new Date() } : { status: k }));
+  const tsAttempts = (kinds: Kind[], lateRefundCents = 100) =>
+    kinds.map((k) => (k === 'late' ? { status: 'failed' as const, lateCapturedAt: new Date(), lateRefundedAt: new Date(), lateRefundAmountCents: lateRefundCents } : { status: k }));
   const isOpen = (review: ReviewState) => review !== null && review !== 'closed';
 
   /** Plants `rows` in one transaction with triggers off, reads `statusSql` for each id, and rolls everything back. */
@@ -109,16 +110,22 @@ describe('the outbox status rules in SQL', () => {
     const expected = new Map<string, { case: string; status: string }>();
     for (const kinds of attemptSequences()) {
       for (const review of REVIEW_STATES) {
-        const id = randomUUID();
-        rows.refunds.push({ id, charge_id: randomUUID(), merchant_id: randomUUID(), amount_cents: 100, currency: 'usd', created_by: 'test' });
-        plantAttempts(rows, { refund_id: id }, 'refund', kinds, review);
-        expected.set(id, { case: `${kinds.join(',') || '-'} review=${review}`, status: deriveRefundStatus(tsAttempts(kinds), isOpen(review) && kinds.length > 0) });
+        // 100 as the late refund's amount, or 150: the provider refunded another amount than ours.
+        for (const amount of [100, 150]) {
+          const id = randomUUID();
+          rows.refunds.push({ id, charge_id: randomUUID(), merchant_id: randomUUID(), amount_cents: amount, currency: 'usd', created_by: 'test' });
+          plantAttempts(rows, { refund_id: id }, 'refund', kinds, review);
+          expected.set(id, { case: `${kinds.join(',') || '-'} review=${review} amount=${amount}`, status: deriveRefundStatus(tsAttempts(kinds), isOpen(review) && kinds.length > 0, amount) });
+        }
       }
     }
     const sql = await statusesOf(rows, 'refund_public_status', [...expected.keys()]);
     const mismatches = [...expected].filter(([id, e]) => sql.get(id) !== e.status).map(([id, e]) => `${e.case}: ts ${e.status}, sql ${sql.get(id)}`);
     expect(mismatches).toEqual([]);
-    expect(expected.size).toBeGreaterThan(150);
+    expect(expected.size).toBeGreaterThan(300);
+    // The rule the amounts change: a lone late refund of another amount is before a person while its item is open.
+    const lateOf150 = [...expected.values()].filter((e) => e.case.startsWith('late review=') && e.case.endsWith('amount=150'));
+    expect(Object.fromEntries(lateOf150.map((e) => [e.case, e.status]))).toMatchObject({ 'late review=open amount=150': 'in_review', 'late review=closed amount=150': 'succeeded' });
   });
 
   it('payout_public_status is the payout view\'s status, a late execution counting as paid', async () => {
@@ -140,7 +147,7 @@ describe('the outbox status rules in SQL', () => {
   });
 
   it('charge_public_status is deriveChargeStatus for every attempt sequence, review state and set of refunds', async () => {
-    type RefundCase = { amount: number; attempts: Kind[]; review: ReviewState };
+    type RefundCase = { amount: number; attempts: Kind[]; review: ReviewState; lateCents?: number };
     const REFUND_SETS: RefundCase[][] = [
       [],
       [{ amount: 400, attempts: ['succeeded'], review: null }],
@@ -154,6 +161,9 @@ describe('the outbox status rules in SQL', () => {
       [{ amount: 400, attempts: ['succeeded'], review: null }, { amount: 600, attempts: ['failed'], review: null }],
       [{ amount: 400, attempts: ['late', 'failed'], review: 'open' }],
       [{ amount: 400, attempts: ['succeeded'], review: null }, { amount: 200, attempts: ['unknown'], review: null }],
+      // The provider refunded 300 late where we asked 400: before a person while the item is open, then made.
+      [{ amount: 400, attempts: ['late'], review: 'open', lateCents: 300 }],
+      [{ amount: 400, attempts: ['late'], review: 'closed', lateCents: 300 }],
     ];
     const rows = newRows();
     const expected = new Map<string, { case: string; status: string }>();
@@ -168,8 +178,9 @@ describe('the outbox status rules in SQL', () => {
           const tsRefunds = refunds.map((r) => {
             const refundId = randomUUID();
             rows.refunds.push({ id: refundId, charge_id: id, merchant_id: merchant, amount_cents: r.amount, currency: 'usd', created_by: 'test' });
-            plantAttempts(rows, { refund_id: refundId, charge_id: id }, 'refund', r.attempts, r.review);
-            return { amountCents: r.amount, status: deriveRefundStatus(tsAttempts(r.attempts), isOpen(r.review) && r.attempts.length > 0) };
+            const lateCents = r.lateCents ?? r.amount;
+            plantAttempts(rows, { refund_id: refundId, charge_id: id }, 'refund', r.attempts, r.review, lateCents);
+            return { amountCents: r.amount, status: deriveRefundStatus(tsAttempts(r.attempts, lateCents), isOpen(r.review) && r.attempts.length > 0, r.amount) };
           });
           const status = deriveChargeStatus(tsAttempts(kinds), isOpen(review) && kinds.length > 0, tsRefunds, 1000);
           expected.set(id, { case: `${kinds.join(',') || '-'} review=${review} refunds#${setIndex}`, status });

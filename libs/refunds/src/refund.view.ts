@@ -43,7 +43,7 @@ export function toRefundView(refund: RefundEntity, attempts: AttemptEntity[], ha
     amountCents: refund.amountCents,
     currency: refund.currency,
     reason: refund.reason,
-    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status, lateRefundedAt: a.lateRefundedAt })), hasOpenReviewItem),
+    status: deriveRefundStatus(attempts.map((a) => ({ status: a.status, lateRefundedAt: a.lateRefundedAt, lateRefundAmountCents: a.lateRefundAmountCents })), hasOpenReviewItem, refund.amountCents),
     createdAt: refund.createdAt.toISOString(),
     attempts: attempts.map((a) => ({
       id: a.id,

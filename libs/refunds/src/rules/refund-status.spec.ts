@@ -26,4 +26,13 @@ describe('deriveRefundStatus', () => {
   ])('%s', (_name, attempts, inReview) => {
     expect(deriveRefundStatus(attempts, inReview)).toBe('succeeded');
   });
+
+  it.each([
+    ['refunded late for another amount, its amount_mismatch item open', [{ status: 'failed' as const, lateRefundedAt: new Date(), lateRefundAmountCents: 300 }], true, 'in_review'],
+    ['refunded late for another amount, the item closed by a person', [{ status: 'failed' as const, lateRefundedAt: new Date(), lateRefundAmountCents: 300 }], false, 'succeeded'],
+    ['refunded late for our amount, the item open', [{ status: 'failed' as const, lateRefundedAt: new Date(), lateRefundAmountCents: 400 }], true, 'succeeded'],
+    ['refunded late for another amount, a retry succeeded', [{ status: 'failed' as const, lateRefundedAt: new Date(), lateRefundAmountCents: 300 }, { status: 'succeeded' as const }], true, 'succeeded'],
+  ] as const)('%s → %s', (_name, attempts, inReview, expected) => {
+    expect(deriveRefundStatus(attempts, inReview, 400)).toBe(expected);
+  });
 });
