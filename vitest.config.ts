@@ -4,14 +4,22 @@ import { defineConfig } from 'vitest/config';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/charge_once_test';
 
 const FLUSHALL = 'test/redis-flushall.test.ts';
+/**
+ * Tests that start their own Redis Cluster, Sentinel set or PostgreSQL pair and kill a node mid-storm: a promotion
+ * is timed by the engines' own failure detectors, which a machine saturated by the other files' parallel runs
+ * delays past any sane wait (seen: a Cluster replica's elections lost, a failover test past 120 s). They run after
+ * the suite, one at a time.
+ */
+const TOPOLOGIES = ['test/redis-cluster.test.ts', 'test/redis-sentinel.test.ts', 'test/postgres-failover.test.ts', 'test/database-replica.test.ts'];
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     projects: [
-      { extends: true, test: { name: 'suite', include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'], exclude: [FLUSHALL] } },
+      { extends: true, test: { name: 'suite', include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'], exclude: [FLUSHALL, ...TOPOLOGIES] } },
+      { extends: true, test: { name: 'topologies', include: TOPOLOGIES, fileParallelism: false, sequence: { groupOrder: 1 } } },
       // Wipes all of Redis, so it runs alone once everything else has finished.
-      { extends: true, test: { name: 'flushall', include: [FLUSHALL], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'flushall', include: [FLUSHALL], sequence: { groupOrder: 2 } } },
     ],
     environment: 'node',
     pool: 'forks',

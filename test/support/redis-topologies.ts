@@ -99,7 +99,7 @@ export async function startRedisCluster(): Promise<RedisClusterTopology> {
   const dead = new Set<number>();
   try {
     for (const port of ports) {
-      set.start(port, ['--port', String(port), ...COMMON, '--dir', set.dir, '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000']);
+      set.start(port, ['--port', String(port), ...COMMON, '--dir', set.dir, '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000', '--cluster-replica-validity-factor', '0']);
     }
     await waitFor(() => Promise.all(ports.map(answers)), (up) => up.every(Boolean), 10_000, 'the cluster nodes to answer');
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
