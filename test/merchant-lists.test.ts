@@ -76,6 +76,17 @@ describe('merchant lists', () => {
     expect((await list(`/charges?orderId=${encodeURIComponent(charge.orderId)}`)).items[0].status).toBe('processing');
     expect((await list('/charges?status=processing')).items.map((c) => c.id)).toContain(charge.id);
     expect(await stack.db.query(`SELECT type FROM events WHERE object_id = $1`, [charge.id])).toEqual([]);
+    // Listed as created, nothing can race the first attempt: its trigger set the status without the outbox's lock.
+    expect(await stack.db.query(`SELECT 1 FROM event_objects WHERE object_id = $1`, [charge.id])).toEqual([]);
+  });
+
+  it('moves a failed charge back to processing when it is submitted again, through the outbox lock', async () => {
+    const failed = await submit(stack, (await createCharge(stack, { paymentMethodId: 'pm_card_chargeDeclined' })).id);
+    expect(failed.status).toBe('failed');
+    await stack.db.query(`SELECT open_claimed_charge_attempt($1, 1, gen_random_uuid(), gen_random_uuid(), 'stripe', '{}', 'h', 60000, 'test')`, [failed.id]);
+    expect((await stack.http.get(`/charges/${failed.id}`).set(a())).body.status).toBe('processing');
+    expect((await list(`/charges?orderId=${encodeURIComponent(failed.orderId)}`)).items[0].status).toBe('processing');
+    expect((await list('/charges?status=failed')).items.map((c) => c.id)).not.toContain(failed.id);
   });
 
   it('filters charges by order id, customer id and creation time', async () => {
