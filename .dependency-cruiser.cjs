@@ -20,6 +20,8 @@ const REPLICA_READERS = [
   'libs/review/src/charge-lookup.query.ts',
   'libs/reconciliation/src/reconciliation-calendar.query.ts',
   'libs/reconciliation/src/refund-proposals.export.ts',
+  // Counts who served those reads; reads nothing itself.
+  'libs/observability/src/replica-reads.metric.ts',
 ];
 
 module.exports = {

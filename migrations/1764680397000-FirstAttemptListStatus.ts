@@ -11,16 +11,22 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * transaction (a transition, a review item) still goes through the outbox and re-derives at commit. Every other
  * creation (a charge listed as failed or in review, a refund, a payout) keeps the list-only key. bench:submit
  * spent about 0.5 ms of PostgreSQL CPU per charge on the old path.
+ *
+ * It relies on what the outbox already relies on: every later status change in the transaction writes an
+ * attempt_transitions row (or a review item, a refund), never a bare UPDATE of attempts.status
+ * (test/attempt-tables-owner.test.ts keeps other code off those tables).
  */
 const ATTEMPT_CREATION = (firstChargeShortcut: boolean) => `
 CREATE OR REPLACE FUNCTION list_on_attempt_creation() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   a record;
 BEGIN
-  SELECT operation, charge_id, refund_id, payout_id, status INTO a FROM attempts WHERE id = NEW.attempt_id;${
+  SELECT operation, charge_id, refund_id, payout_id${firstChargeShortcut ? ', status' : ''} INTO a FROM attempts WHERE id = NEW.attempt_id;${
     firstChargeShortcut
       ? `
   IF a.operation = 'charge' AND a.status IN ('pending', 'unknown') THEN
+    -- Every opener already holds it; a writer that did not could otherwise commit a status derived without this attempt.
+    PERFORM 1 FROM charges WHERE id = a.charge_id FOR UPDATE;
     UPDATE list_statuses SET status = 'processing' WHERE object_type = 'charge' AND object_id = a.charge_id AND status = 'created';
     IF FOUND THEN RETURN NULL; END IF;
   END IF;`

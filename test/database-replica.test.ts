@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeView } from '@app/charges';
 import { ReplicaReader } from '@app/database/replica';
+import { metricsRegistry } from '@app/observability';
 import { startPostgresPair, type PostgresPair } from '../apps/bench/src/postgres-pair.js';
 import { newChargeBody, startTestStack, type TestStack } from './support/test-stack.js';
 import { waitFor } from './support/wait-for.js';
@@ -77,6 +78,9 @@ describe('reads on DATABASE_REPLICA_URL', () => {
 
     await standby.query('SELECT pg_wal_replay_resume()');
     await waitFor(onStandby, (n) => n === 1, 10_000, 'the standby to replay the charge');
+    // What the operator sees of it: the standby's reads, and the primary's because of the lag.
+    expect(await readsServed()).toMatchObject({ 'replica:fresh': expect.any(Number), 'primary:lag': expect.any(Number) });
+    expect((await readsServed())['primary:no_replica']).toBeUndefined();
   }, 60_000);
 
   it('refuses a write made through the reader: the standby is read-only, and so is the session on it', async () => {
@@ -98,6 +102,13 @@ describe('reads without DATABASE_REPLICA_URL', () => {
     expect(recovery).toBe(false);
     const charge = await createCharge(stack);
     expect(await lookedUp(stack, charge)).toEqual([charge.id]);
+    expect(Object.keys(await readsServed())).toEqual(['primary:no_replica']);
     await expect(reader.query(60_000, `INSERT INTO scheduled_runs (name, last_started_at) VALUES ('replica-write', now())`)).rejects.toMatchObject({ driverError: { code: '25006' } });
   });
 });
+
+/** charge_once_replica_reads_total as this process's /metrics would show it: reads by `served_by:reason`. */
+async function readsServed(): Promise<Record<string, number>> {
+  const metric = await metricsRegistry.getSingleMetric('charge_once_replica_reads_total')?.get();
+  return Object.fromEntries((metric?.values ?? []).map(({ labels, value }) => [`${labels.served_by}:${labels.reason}`, value]));
+}

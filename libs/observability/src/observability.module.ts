@@ -5,6 +5,7 @@ import { METRICS_ON_MAIN_PORT, MetricsController } from './metrics.controller.js
 import { OpenWorkGauges } from './open-work.gauges.js';
 import { QueueDepthGauges } from './queue-depth.gauges.js';
 import { RedisHealthIndicator } from './redis-health.indicator.js';
+import { ReplicaReadsMetric } from './replica-reads.metric.js';
 
 /**
  * Health and metrics endpoints, for the api and the worker alike (each process is scraped on its own).
@@ -18,7 +19,7 @@ export class ObservabilityModule {
       module: ObservabilityModule,
       imports: [TerminusModule],
       controllers: [HealthController, MetricsController],
-      providers: [RedisHealthIndicator, OpenWorkGauges, QueueDepthGauges, { provide: METRICS_ON_MAIN_PORT, useValue: options.metricsOnMainPort }],
+      providers: [RedisHealthIndicator, OpenWorkGauges, QueueDepthGauges, ReplicaReadsMetric, { provide: METRICS_ON_MAIN_PORT, useValue: options.metricsOnMainPort }],
     };
   }
 }

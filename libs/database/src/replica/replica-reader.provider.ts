@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import pg, { type Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { PostgresReplicaReader, ReplicaReader, type ReadQuery } from './replica-reader.js';
+import { PostgresReplicaReader, ReplicaReader, type ReadQuery, type ReadsServed } from './replica-reader.js';
 
 /** Seen in the standby's pg_stat_activity: which sessions are the screens' reads. */
 export const REPLICA_APPLICATION_NAME = 'charge-once-replica-reader';
@@ -30,6 +30,10 @@ export class ConfiguredReplicaReader extends ReplicaReader implements OnModuleDe
 
   read<T>(toleratedMs: number, work: (query: ReadQuery) => Promise<T>): Promise<T> {
     return this.reader.read(toleratedMs, work);
+  }
+
+  readsServed(): ReadsServed[] {
+    return this.reader.readsServed();
   }
 
   async onModuleDestroy(): Promise<void> {

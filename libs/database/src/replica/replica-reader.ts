@@ -20,7 +20,17 @@ export abstract class ReplicaReader {
   query<R extends QueryResultRow>(toleratedMs: number, sql: string, params?: unknown[]): Promise<R[]> {
     return this.read(toleratedMs, (query) => query<R>(sql, params));
   }
+
+  /** Reads since this process started, by who served them: what the operator needs to see the primary carrying them. */
+  abstract readsServed(): ReadsServed[];
 }
+
+/**
+ * `replica`: the standby answered. `primary`, because `no_replica` (none configured), `lag` (past what the read
+ * tolerates, or a standby that cannot tell) or `unreachable`.
+ */
+export type ReadServedBy = { servedBy: 'replica'; reason: 'fresh' } | { servedBy: 'primary'; reason: 'no_replica' | 'lag' | 'unreachable' };
+export type ReadsServed = ReadServedBy & { reads: number };
 
 export type ReadQuery = <R extends QueryResultRow>(sql: string, params?: unknown[]) => Promise<R[]>;
 
@@ -40,6 +50,8 @@ const LAG_SQL = `
 const TOO_STALE = Symbol('too stale');
 
 export class PostgresReplicaReader extends ReplicaReader {
+  private readonly served = new Map<string, ReadsServed>();
+
   /** `replica` null: every read goes to the primary (DATABASE_REPLICA_URL unset). */
   constructor(
     private readonly primary: Pool,
@@ -50,21 +62,37 @@ export class PostgresReplicaReader extends ReplicaReader {
   }
 
   async read<T>(toleratedMs: number, work: (query: ReadQuery) => Promise<T>): Promise<T> {
-    if (this.replica) {
-      try {
-        const result = await readOnly(this.replica, async (query) => {
-          const [{ lag_ms }] = await query<{ lag_ms: number | null }>(LAG_SQL);
-          return lag_ms === null || lag_ms > toleratedMs ? TOO_STALE : work(query);
-        });
-        if (result !== TOO_STALE) return result;
-        this.onFallback(`replica lag above ${toleratedMs} ms`);
-      } catch (error) {
-        // The primary holds the same rows, fresher: a replica that is down costs the primary load, not the screen.
-        if (!isDatabaseUnavailable(error)) throw error;
-        this.onFallback('replica unreachable');
-      }
+    if (!this.replica) return this.count({ servedBy: 'primary', reason: 'no_replica' }, () => readOnly(this.primary, work));
+    let fallback: 'lag' | 'unreachable';
+    try {
+      const result = await readOnly(this.replica, async (query) => {
+        const [{ lag_ms }] = await query<{ lag_ms: number | null }>(LAG_SQL);
+        return lag_ms === null || lag_ms > toleratedMs ? TOO_STALE : work(query);
+      });
+      if (result !== TOO_STALE) return this.count({ servedBy: 'replica', reason: 'fresh' }, () => Promise.resolve(result));
+      this.onFallback(`replica lag above ${toleratedMs} ms`);
+      fallback = 'lag';
+    } catch (error) {
+      // The primary holds the same rows, fresher: a replica that is down costs the primary load, not the screen.
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.onFallback('replica unreachable');
+      fallback = 'unreachable';
     }
-    return readOnly(this.primary, work);
+    return this.count({ servedBy: 'primary', reason: fallback }, () => readOnly(this.primary, work));
+  }
+
+  readsServed(): ReadsServed[] {
+    return [...this.served.values()].map((entry) => ({ ...entry }));
+  }
+
+  /** Counted once answered: a read that failed was served by nobody. */
+  private async count<T>(by: ReadServedBy, answer: () => Promise<T>): Promise<T> {
+    const result = await answer();
+    const key = `${by.servedBy}:${by.reason}`;
+    const entry = this.served.get(key) ?? { ...by, reads: 0 };
+    entry.reads += 1;
+    this.served.set(key, entry);
+    return result;
   }
 }
 
