@@ -3,11 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { keysetSql, listCreatedRange, listCursor, listLimit, pageOf, positionSql, type ListPage, type RawQuery } from '@app/common';
+import { isoCurrency, keysetSql, listCreatedRange, listCursor, listLimit, pageOf, positionSql, type ListPage, type RawQuery } from '@app/common';
 import { LedgerAccountEntity, LedgerEntryEntity } from '@app/database';
 import { merchantScope, type Actor } from '@app/auth';
 import { askSecondPerson, claimForConfirmation, markConfirmed } from './four-eyes-requests.store.js';
-import { AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
+import { AccountCurrencyNotSupportedError, AccountNotFoundError, OwnerTokenUnknownError } from './ledger.errors.js';
 import { needsSecondPerson } from './rules/four-eyes.js';
 import { toEntryView, type BalanceView, type LedgerEntryView, type LedgerMovement } from './ledger-entry.view.js';
 import { LedgerService } from './ledger.service.js';
@@ -47,6 +47,8 @@ export class AccountsService {
   ) {}
 
   async create(input: { ownerTokenName: string; currency: string }, actor: Actor): Promise<AccountView> {
+    // Before anything is read or written: xxx, xts or gold is no balance anyone can hold or pay out.
+    if (!isoCurrency(input.currency)) throw new AccountCurrencyNotSupportedError(input.currency);
     // The foreign key refuses a name that does not exist; only a merchant token may own money, and that needs a look.
     const [owner] = await this.db.query<Array<{ role: string; merchant_id: string | null }>>(
       `SELECT role, merchant_id FROM api_tokens WHERE name = $1 AND revoked_at IS NULL`,

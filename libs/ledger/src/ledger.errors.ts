@@ -17,6 +17,19 @@ export class OwnerTokenUnknownError extends DomainError {
   }
 }
 
+/**
+ * 422: the code names no ISO 4217 currency of money (`xxx`, `xts`, the metals, three letters ISO never assigned):
+ * an account holds money, and no provider moves these. Any ISO money is taken: Pix payouts refuse non-brl ones
+ * at payout time (`payout_currency_unsupported`), since the ledger itself is not Pix's.
+ */
+export class AccountCurrencyNotSupportedError extends DomainError {
+  readonly code = 'account_currency_not_supported';
+  readonly kind = 'unprocessable';
+  constructor(currency: string) {
+    super(`currency: "${currency}" is not an ISO 4217 currency of money; an account holds money`, { field: 'currency', currency, reason: 'not_iso_money' });
+  }
+}
+
 /** A movement the account's balance could not hold exactly (past 2^53 - 1 minor units): refused, never rounded. */
 export class AmountTooLargeError extends DomainError {
   readonly code = 'amount_too_large';

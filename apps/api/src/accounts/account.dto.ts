@@ -8,7 +8,7 @@ export class CreateAccountDto {
   @IsString() @Length(1, 200)
   ownerTokenName: string;
 
-  @ApiProperty({ description: 'lower-case ISO 4217 code', example: 'brl' })
+  @ApiProperty({ description: 'lower-case ISO 4217 code of money (xxx, xts, metals and unassigned codes are 422 account_currency_not_supported); Pix payouts move brl only', example: 'brl' })
   @IsString() @Matches(/^[a-z]{3}$/, { message: 'currency must be a lower-case ISO 4217 code such as "brl"' })
   currency: string;
 }

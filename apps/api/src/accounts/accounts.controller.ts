@@ -25,7 +25,7 @@ export class AccountsController {
   ) {}
 
   @Post()
-  @ApiErrors({ 422: 'owner_token_unknown' })
+  @ApiErrors({ 422: ['owner_token_unknown', 'account_currency_not_supported'] })
   @Roles('admin')
   @ApiCreatedResponse({ type: AccountViewDoc })
   create(@Body() body: CreateAccountDto, @CurrentActor() actor: Actor): Promise<AccountView> {
