@@ -42,6 +42,7 @@ import { LateRefundAmount1764680392000 } from './1764680392000-LateRefundAmount.
 import { LateRefundPublicStatus1764680393000 } from './1764680393000-LateRefundPublicStatus.js';
 import { LateRefundAmountInReview1764680395000 } from './1764680395000-LateRefundAmountInReview.js';
 import { FirstAttemptListStatus1764680397000 } from './1764680397000-FirstAttemptListStatus.js';
+import { LateRefundStatusBackfill1764680398000 } from './1764680398000-LateRefundStatusBackfill.js';
 import { MerchantListStatuses1764680390000 } from './1764680390000-MerchantListStatuses.js';
 import { ChargeCustomerIp1764680360000 } from './1764680360000-ChargeCustomerIp.js';
 import { RefundReversalMovements1764680366000 } from './1764680366000-RefundReversalMovements.js';
@@ -106,4 +107,5 @@ export const MIGRATIONS = [
   LateRefundPublicStatus1764680393000,
   LateRefundAmountInReview1764680395000,
   FirstAttemptListStatus1764680397000,
+  LateRefundStatusBackfill1764680398000,
 ];
