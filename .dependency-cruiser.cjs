@@ -20,6 +20,8 @@ const REPLICA_READERS = [
   'libs/review/src/charge-lookup.query.ts',
   'libs/reconciliation/src/reconciliation-calendar.query.ts',
   'libs/reconciliation/src/refund-proposals.export.ts',
+  // Pages of history only (older than a minute); the feed's head reads the primary.
+  'libs/events/src/feed/event-feed.query.ts',
   // Counts who served those reads; reads nothing itself.
   'libs/observability/src/replica-reads.metric.ts',
 ];

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiTokenService } from '@app/auth';
 import type { ChargeView } from '@app/charges';
+import type { FeedPage } from '@app/events';
 import { ReplicaReader } from '@app/database/replica';
 import { metricsRegistry } from '@app/observability';
 import { startPostgresPair, type PostgresPair } from '../apps/bench/src/postgres-pair.js';
@@ -81,6 +84,57 @@ describe('reads on DATABASE_REPLICA_URL', () => {
     // What the operator sees of it: the standby's reads, and the primary's because of the lag.
     expect(await readsServed()).toMatchObject({ 'replica:fresh': expect.any(Number), 'primary:lag': expect.any(Number) });
     expect((await readsServed())['primary:no_replica']).toBeUndefined();
+  }, 60_000);
+
+  it("serves a page of event history from the standby, and the feed's head from the primary", async () => {
+    const name = `replica-feed-${randomUUID().slice(0, 8)}`;
+    const token = await stack.app.get(ApiTokenService).create(name, 'merchant');
+    const [{ id: merchantId }] = await stack.db.query<Array<{ id: string }>>(`SELECT id FROM merchants WHERE name = $1`, [name]);
+    const emit = async (): Promise<string> => {
+      const objectId = randomUUID();
+      const [{ id }] = await stack.db.query<Array<{ id: string }>>(`SELECT emit_event($1, 'charge.succeeded', 'charge', $2, $3::jsonb, 'succeeded') AS id`, [
+        merchantId,
+        objectId,
+        JSON.stringify({ id: objectId, object: 'charge' }),
+      ]);
+      return id;
+    };
+    const feed = async (query: Record<string, unknown>): Promise<FeedPage> => {
+      const res = await stack.http.get('/events').query(query).set({ Authorization: `Bearer ${token}` });
+      expect(res.status).toBe(200);
+      return res.body as FeedPage;
+    };
+    // Four events of two minutes ago: the history a client that was down for a while pages through.
+    const old: string[] = [];
+    for (let i = 0; i < 4; i++) old.push(await emit());
+    await stack.db.query(`UPDATE events SET created_at = created_at - interval '2 minutes' WHERE merchant_id = $1`, [merchantId]);
+    const replayed = async () => (await standby.query(`SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND created_at < now() - interval '1 minute'`, [merchantId])).rows[0].n;
+    await waitFor(replayed, (n) => n === 4, 10_000, 'the standby to replay the old events');
+
+    const first = await feed({ limit: 1 });
+    expect(first.data.map((e) => e.id)).toEqual([old[0]]);
+
+    await standby.query('SELECT pg_wal_replay_pause()');
+    await waitFor(async () => (await standby.query<{ state: string }>('SELECT pg_get_wal_replay_pause_state() AS state')).rows[0].state, (s) => s === 'paused', 5_000, 'replay to pause');
+    const fresh = await emit();
+    const fromStandby = async () => (await readsServed())['replica:fresh'] ?? 0;
+
+    // A full page of history: the standby's, though it has not seen the newest event.
+    const servedBefore = await fromStandby();
+    const history = await feed({ after: first.nextCursor, limit: 2 });
+    expect(history.data.map((e) => e.id)).toEqual([old[1], old[2]]);
+    expect(history.hasMore).toBe(true);
+    expect(await fromStandby()).toBe(servedBefore + 1);
+
+    // The page that reaches the head: the standby's ends at old[3], so the primary answers, the fresh event included.
+    const head = await feed({ after: history.nextCursor, limit: 2 });
+    expect(head.data.map((e) => e.id)).toEqual([old[3], fresh]);
+    expect((await standby.query('SELECT 1 FROM events WHERE id = $1', [fresh])).rowCount).toBe(0);
+    // And a cursor at the head reads the primary at once, the standby not even asked.
+    const servedAtHead = await fromStandby();
+    expect((await feed({ after: head.nextCursor, limit: 2 })).data).toEqual([]);
+    expect(await fromStandby()).toBe(servedAtHead);
+    await standby.query('SELECT pg_wal_replay_resume()');
   }, 60_000);
 
   it('refuses a write made through the reader: the standby is read-only, and so is the session on it', async () => {

@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ReplicaReader } from '@app/database/replica';
 import { PING_EVENT_TYPE, type EventType, type MerchantEvent } from '../event-types.js';
-import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
+import { decodeFeedCursor, encodeFeedCursor, type FeedPosition } from './feed-cursor.js';
 import { EventNotFoundError } from './feed.errors.js';
 
 export const FEED_PAGE_DEFAULT = 20;
 export const FEED_PAGE_MAX = 100;
 /** How far back the feed lists, as Stripe's /v1/events does. */
 export const FEED_WINDOW_DAYS = 30;
+/** A page whose events are all older than this is history, which a standby may serve; younger is the feed's head. */
+const FEED_HISTORY_AFTER_MS = 60_000;
+/** How far behind the standby may be for a page of history. */
+const HISTORY_STALENESS_TOLERATED_MS = 5_000;
 
 export interface FeedPage {
   data: MerchantEvent[];
@@ -50,20 +55,26 @@ const PAGE_SQL = `
 
 @Injectable()
 export class EventFeedQuery {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly replica: ReplicaReader,
+  ) {}
 
-  /** `merchantId` always in the SQL: a merchant's feed holds its own events only. */
+  /**
+   * `merchantId` always in the SQL: a merchant's feed holds its own events only. A client paging through history (its
+   * cursor's event older than FEED_HISTORY_AFTER_MS) is served by the standby (DATABASE_REPLICA_URL) when the standby
+   * is fresh enough and its page is full and all older than that too; the feed's head is always the primary's. A
+   * standby's snapshot has a horizon of its own (what it has replayed), so its page never skips either: it may only end sooner.
+   */
   async page(merchantId: string, options: { after?: string; types: EventType[] | null; limit: number }): Promise<FeedPage> {
     // No cursor: from the start of the window ((0, 0) sorts before every event).
     const from = options.after === undefined ? null : decodeFeedCursor(options.after);
-    const rows = await this.db.query<EventRow[]>(PAGE_SQL, [merchantId, from?.xactId ?? '0', from?.seq ?? '0', options.types, options.limit + 1]);
-    const data = rows.slice(0, options.limit);
-    const last = data.at(-1);
-    return {
-      data: data.map(toMerchantEvent),
-      nextCursor: last ? encodeFeedCursor({ xactId: last.xact_id, seq: last.seq }) : (options.after ?? null),
-      hasMore: rows.length > options.limit,
-    };
+    const params = [merchantId, from?.xactId ?? '0', from?.seq ?? '0', options.types, options.limit + 1];
+    if (isHistory(from, Date.now())) {
+      const rows = await this.replica.query<EventRow>(HISTORY_STALENESS_TOLERATED_MS, PAGE_SQL, params);
+      if (rows.length > options.limit && rows.every((row) => isHistory({ createdAtMs: row.created_at.getTime() }, Date.now()))) return toPage(rows, options);
+    }
+    return toPage(await this.db.query<EventRow[]>(PAGE_SQL, params), options);
   }
 
   /** One event by id; `merchantId` null (a reviewer or admin) reads any merchant's. */
@@ -76,6 +87,20 @@ export class EventFeedQuery {
     if (!row) throw new EventNotFoundError(id);
     return toMerchantEvent(row);
   }
+}
+
+function isHistory(position: Pick<FeedPosition, 'createdAtMs'> | null, now: number): boolean {
+  return position?.createdAtMs !== undefined && position.createdAtMs < now - FEED_HISTORY_AFTER_MS;
+}
+
+function toPage(rows: EventRow[], options: { after?: string; limit: number }): FeedPage {
+  const data = rows.slice(0, options.limit);
+  const last = data.at(-1);
+  return {
+    data: data.map(toMerchantEvent),
+    nextCursor: last ? encodeFeedCursor({ xactId: last.xact_id, seq: last.seq, createdAtMs: last.created_at.getTime() }) : (options.after ?? null),
+    hasMore: rows.length > options.limit,
+  };
 }
 
 function toMerchantEvent(row: EventRow): MerchantEvent {
