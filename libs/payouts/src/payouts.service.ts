@@ -8,10 +8,11 @@ import { AttemptEntity, PayoutEntity } from '@app/database';
 import { PixPayoutGateway } from '@app/gateways';
 import { hasOpenReviewItem } from '@app/review/items';
 import { AccountsService, PayoutRequestNotFoundError, askSecondPerson, claimForConfirmation, markConfirmed, payoutRequestsOf, toFourEyesRequestView, type FourEyesRequestView, type PayoutRequestDetailView } from '@app/ledger';
-import { PayoutOpener, type NewPayout } from './payout-opener.service.js';
+import { PayoutOpener, type NewPayout, type OpenedPayout } from './payout-opener.service.js';
 import { toPayoutView, type PayoutReturnView, type PayoutView } from './payout.view.js';
 import { InvalidPixKeyError, PayoutNotFoundError } from './payouts.errors.js';
 import { pixKeyProblem, type PixKeyType } from './rules/pix-key.js';
+import { confirmedPayoutIdOf, payoutIdOf } from './rules/survivable-payout-ids.js';
 
 /** A payout an admin asked for from a merchant's account, waiting for a second person: nothing reserved or sent. */
 export interface PayoutRequestView {
@@ -56,9 +57,12 @@ export class PayoutsService {
       });
       return { request: { ...toFourEyesRequestView(request), pixKeyType: input.pixKeyType, description: input.description } };
     }
-    const { payout, attempt } = await this.opener.create(account, input, actor.name);
-    await this.sender.sendClaimed(attempt, actor.name);
-    return this.render(payout.id);
+    // With a key the payout is named by it (rules/survivable-payout-ids.ts): a retry whose first run committed, or
+    // whose commit a failover lost after the transfer left, is that payout again, never a second one.
+    const payoutId = idempotencyKey === undefined ? randomUUID() : payoutIdOf(idempotencyScope(actor), account.id, idempotencyKey);
+    const opened = await this.opener.create(account, input, actor.name, payoutId);
+    await this.send(opened, actor.name);
+    return this.render(opened.payout.id);
   }
 
   /**
@@ -68,16 +72,30 @@ export class PayoutsService {
    */
   async confirm(accountId: string, requestId: string, actor: Actor, reason: string): Promise<PayoutView> {
     const account = await this.accounts.visibleAccount(accountId, actor);
-    const { payout, attempt } = await this.db.transaction(async (em) => {
+    const opened = await this.db.transaction(async (em) => {
       const request = await claimForConfirmation(em, 'payout', account.id, requestId, actor.name);
       const asked = request.payout!;
       const input: NewPayout = { amountCents: request.amountCents, pixKey: asked.pixKey, pixKeyType: asked.pixKeyType as PixKeyType, description: asked.description };
-      const opened = await this.opener.create(account, input, request.requestedBy, em);
-      await markConfirmed(em, requestId, actor.name, reason, opened.payout.id);
-      return opened;
+      // Named by the request: a confirmation whose commit a failover lost is confirmed again into the same payout.
+      const created = await this.opener.create(account, input, request.requestedBy, confirmedPayoutIdOf(requestId), em);
+      await markConfirmed(em, requestId, actor.name, reason, created.payout.id);
+      return created;
     });
-    await this.sender.sendClaimed(attempt, actor.name);
-    return this.render(payout.id);
+    await this.send(opened, actor.name);
+    return this.render(opened.payout.id);
+  }
+
+  /**
+   * A payout opened now sends its claimed first attempt. One that already existed sends its attempt only if it is
+   * still pending, unclaimed and due (a first run killed before it could), under the attempt's own idEnvio.
+   */
+  private async send(opened: OpenedPayout, actor: string): Promise<void> {
+    if (opened.attempt) {
+      await this.sender.sendClaimed(opened.attempt, actor);
+      return;
+    }
+    const pending = await this.db.getRepository(AttemptEntity).findOneBy({ payoutId: opened.payout.id, operation: 'payout', status: 'pending' });
+    if (pending) await this.sender.send(pending.id, actor);
   }
 
   /** An admin reads what the account's payout requests would send (the Pix key included) before confirming one. */

@@ -40,7 +40,8 @@ export class PayoutsController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: "replays the first response for the same key, account and body (another body is 422); an admin's payout request is named by it, so the same key never asks twice",
+    description:
+      "replays the first response for the same key, account and body (another body is 422); the payout is named by it, so a retry whose first try committed but never stored its response is that payout, never a second Pix; an admin's payout request is named by it too, so the same key never asks twice",
   })
   @ApiCreatedResponse({ type: PayoutViewDto, description: 'the payout after its first provider call' })
   @ApiAcceptedResponse({
