@@ -60,7 +60,8 @@ export class FirstSendChecker {
     // A refund attempt's id is derived too (survivable-refund-ids.ts) and travels in the refund (Asaas: its
     // description), so one re-created after a lost commit finds the provider's refund instead of making a second.
     if (!nativeIdempotency) return true;
-    // A refund's key outliving its lifetime needs a refund's own age; only a charge's is read here.
+    // A refund re-created after a lost commit is younger than the lost one, so its age says nothing of the lost
+    // key's: on a provider with keys a refund relies on the key's replay (README: what it does not cover yet).
     if (attempt.operation !== 'charge') return false;
     const createdAt = chargeCreatedAt ?? (await this.chargeCreatedAt(attempt.id));
     return keyMayBeForgotten({ chargeCreatedAt: createdAt, now: new Date(), keyLifetimeMs, marginMs: this.config.KEY_LIFETIME_MARGIN_MS });
