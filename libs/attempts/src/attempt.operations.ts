@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { AttemptOperationColumn } from '@app/database';
 import type { GatewayCallResult, LookupResult, OperationPorts, ProviderPorts } from '@app/gateways';
 import { inSpan } from '@app/observability';
+import { capturedProviderChargeId, isCapture } from './capture.sql.js';
 
 export type AttemptOperation = AttemptOperationColumn;
 
@@ -25,7 +26,10 @@ export interface AttemptTarget {
   /** The provider's id for this attempt (a payment intent, or a refund), once known. */
   providerChargeId: string | null;
   expected: { amountCents: number; currency: string };
-  /** For a refund: the provider's id of the refunded charge (the one a proposal names, else our success's). */
+  /**
+   * For a refund: the provider's id of the refunded charge (the one a proposal names, else our charge's capture, a
+   * late one included: the refund opener refunds that one, and the first-send check looks for the refund there).
+   */
   refundedProviderChargeId: string | null;
 }
 
@@ -107,8 +111,8 @@ export async function loadAttemptTarget(em: EntityManager, attemptId: string): P
     `SELECT a.operation, a.charge_id, a.refund_id, a.payout_id, a.provider, c.customer_id, a.created_at, c.created_at AS charge_created_at, a.provider_ref AS provider_charge_id,
             COALESCE(r.amount_cents, p.amount_cents, c.amount_cents) AS amount_cents, COALESCE(r.currency, p.currency, c.currency) AS currency,
             CASE WHEN a.operation = 'refund' THEN
-              COALESCE(r.provider_charge_id, (SELECT s.provider_ref FROM attempts s
-                WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND s.status = 'succeeded')) END AS refunded_provider_charge_id
+              COALESCE(r.provider_charge_id, (SELECT ${capturedProviderChargeId('s')} FROM attempts s
+                WHERE s.charge_id = a.charge_id AND s.operation = 'charge' AND ${isCapture('s')})) END AS refunded_provider_charge_id
        FROM attempts a LEFT JOIN charges c ON c.id = a.charge_id LEFT JOIN refunds r ON r.id = a.refund_id
             LEFT JOIN payouts p ON p.id = a.payout_id
       WHERE a.id = $1`,

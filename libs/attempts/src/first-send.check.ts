@@ -26,11 +26,11 @@ export type FirstSendCheck =
   | { kind: 'unanswered'; lastError: Record<string, unknown> };
 
 /**
- * A charge attempt's id is derived (survivable-ids.ts), so an attempt opened again after its row was lost to a
- * failover carries the lost one's reference. A provider with idempotency keys replays the first charge; one without
- * (Asaas) would create a second payment, so before a charge attempt's first request reaches such a provider its
- * reference is queried, and a payment found there is applied like any fact instead of sending. It costs one lookup
- * per charge on those providers. A lagging search can miss a payment created within its consistency window, so the
+ * A charge or refund attempt's id is derived (survivable-ids.ts, survivable-refund-ids.ts), so an attempt opened
+ * again after its row was lost to a failover carries the lost one's reference. A provider with idempotency keys
+ * replays the first request; one without (Asaas) would create a second payment or refund, so before such an
+ * attempt's first request reaches that provider its reference is queried, and what is found there is applied like
+ * any fact instead of sending. It costs one lookup per charge and per refund on those providers. A lagging search can miss a payment created within its consistency window, so the
  * check closes the gap for an attempt re-created after that window, not one re-created within seconds. A provider
  * with keys forgets them after their lifetime (Stripe: 24 h), so a charge older than that is checked the same way
  * before its first send: a lost attempt's key may already be pruned, and the replay would be a second charge.
@@ -52,11 +52,17 @@ export class FirstSendChecker {
    * the charge's creation when the caller read it; otherwise, for a provider with keys, it is read here.
    */
   async applies(gateway: ProviderPorts, attempt: AttemptEntity, claimed: number, chargeCreatedAt?: Date): Promise<boolean> {
-    if (attempt.operation !== 'charge') return false;
+    // A payout's transfer id is its key at the provider (Efí's idEnvio), which replays it.
+    if (attempt.operation === 'payout') return false;
     if ((attempt.lastError as { reason?: unknown } | null)?.reason === FIRST_SEND_CHECK_UNANSWERED) return true;
     if (claimed !== 1) return false;
     const { nativeIdempotency, keyLifetimeMs } = gateway.capabilities;
+    // A refund attempt's id is derived too (survivable-refund-ids.ts) and travels in the refund (Asaas: its
+    // description), so one re-created after a lost commit finds the provider's refund instead of making a second.
     if (!nativeIdempotency) return true;
+    // A refund re-created after a lost commit is younger than the lost one, so its age says nothing of the lost
+    // key's: on a provider with keys a refund relies on the key's replay (README: what it does not cover yet).
+    if (attempt.operation !== 'charge') return false;
     const createdAt = chargeCreatedAt ?? (await this.chargeCreatedAt(attempt.id));
     return keyMayBeForgotten({ chargeCreatedAt: createdAt, now: new Date(), keyLifetimeMs, marginMs: this.config.KEY_LIFETIME_MARGIN_MS });
   }

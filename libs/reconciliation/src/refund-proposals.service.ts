@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AttemptSender, capturedProviderChargeId, isCapture, lockProviderCharge } from '@app/attempts';
 import { AppConfig } from '@app/config';
 import { RefundProposalEntity, type RefundProposalState } from '@app/database';
-import { RefundOpener } from '@app/refunds';
+import { RefundOpener, proposalRefundIdOf } from '@app/refunds';
 import { ProposalProviderCheck } from './proposal-provider.check.js';
 import { RefundProposalDecidedError, RefundProposalNotFoundError, RefundProposalSelfApprovalError, RefundProposalStaleError } from './reconciliation.errors.js';
 import { refundProposalView, type RefundProposalView } from './reconciliation.views.js';
@@ -52,7 +52,7 @@ export class RefundProposalsService {
       const charge = await this.refuseIfOurs(em, locked, checked);
       // A capture of an attempt we had failed is that charge's money: given back through it, under its cap.
       const opened = charge
-        ? await this.opener.create({ chargeId: charge, merchantId: null, amountCents: locked.amountCents, reason: locked.reason }, actor, em)
+        ? await this.opener.create({ chargeId: charge, merchantId: null, amountCents: locked.amountCents, reason: locked.reason, refundId: proposalRefundIdOf(locked.id) }, actor, em)
         : await this.opener.openForProposal(em, locked, actor);
       const decided = await this.decide(em, id, 'executed', actor, note, opened.refund.id);
       return { proposal: decided, attempt: opened.attempt };

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { AttemptOpener, capturedProviderChargeId, isCapture, payloadHash, type AttemptOwner, type OpenedAttempt } from '@app/attempts';
-import { ChargeNotFoundError } from '@app/charges';
+import { ChargeNotFoundError, IdempotencyKeyReusedError } from '@app/charges';
 import { AttemptEntity, ChargeEntity, RefundEntity, isUniqueViolation } from '@app/database';
 import { GatewayRegistry } from '@app/gateways';
 import { commitRefundAmount } from './refund-amount.commitment.js';
 import { insertRefund, markRefundHeldAgain } from './store/index.js';
+import { proposalRefundIdOf, refundAttemptIdsOf, refundIdOf } from './rules/survivable-refund-ids.js';
 import { ChargeNotRefundableError, PreviousRefundAttemptUnverifiedError, RefundNotFoundError, RefundProposalExecutedError, ProviderChargeAlreadyRefundedError } from './refunds.errors.js';
 
 export interface NewRefund {
@@ -16,7 +17,21 @@ export interface NewRefund {
   merchantId: string | null;
   amountCents: number;
   reason: string | null;
+  /** Derived by the caller from what outlives a lost commit (a proposal's id); absent, a new random id. */
+  refundId?: string;
 }
+
+/** The caller's Idempotency-Key and its scope (who asked, on which route): the refund's id is derived from them. */
+export interface RefundIdempotency {
+  scope: string;
+  key: string;
+}
+
+/** A new refund with its first attempt claimed for its first send, or the refund an earlier request made. */
+export type RefundOpening =
+  | { kind: 'created'; refund: RefundEntity; attempt: AttemptEntity }
+  /** `open`: its attempt still pending or unknown, if any (nothing new was committed or opened). */
+  | { kind: 'existing'; refund: RefundEntity; open: AttemptEntity | null };
 
 /** An approved refund proposal, as its executor read it under the proposal's row lock. */
 export interface ProposalToExecute {
@@ -56,31 +71,62 @@ export class RefundOpener {
   ) {}
 
   /**
+   * A caller's refund under its Idempotency-Key: the same key is the same refund (survivable-refund-ids.ts), so a
+   * request run again after its process died, or after a failover lost the refund, its attempts and the key's
+   * record, finds that refund or re-creates it under the lost one's id, attempt ids and keys, never a second one.
+   * Found with the same amount and reason, nothing is committed again; with another, the key was reused (422) and
+   * nothing changes. Without a key, a new refund as `create`.
+   */
+  async open(input: NewRefund, actor: string, idempotency: RefundIdempotency | null): Promise<RefundOpening> {
+    if (!idempotency) return { kind: 'created', ...(await this.create(input, actor)) };
+    const keyed = { ...input, refundId: refundIdOf(idempotency.scope, input.chargeId, idempotency.key) };
+    const run = () => this.db.transaction((em) => this.openIn(em, keyed, actor));
+    try {
+      return await run();
+    } catch (error) {
+      // A twin request with this key inserted it first; under the charge lock again, it is found and compared.
+      if (!isUniqueViolation(error, 'refunds_pkey')) throw error;
+      return run();
+    }
+  }
+
+  private async openIn(em: EntityManager, input: NewRefund & { refundId: string }, actor: string): Promise<RefundOpening> {
+    const charge = await this.lockCharge(em, input.chargeId, input.merchantId);
+    // Read under the charge lock, which every creator of this charge's refunds holds: a twin has committed or not.
+    const existing = await em.getRepository(RefundEntity).findOneBy({ id: input.refundId });
+    if (!existing) return { kind: 'created', ...(await this.createLocked(em, charge, input, actor)) };
+    if (existing.amountCents !== input.amountCents || existing.reason !== input.reason) throw new IdempotencyKeyReusedError();
+    const open = await em.getRepository(AttemptEntity).findOneBy({ refundId: existing.id, operation: 'refund', status: In(['pending', 'unknown']) });
+    return { kind: 'existing', refund: existing, open };
+  }
+
+  /**
    * Creates the refund and its first attempt, already claimed for its first send. `within`: a caller's transaction
    * (a reviewer refunding a late capture, with the item's close), which then owns the commit.
    */
   async create(input: NewRefund, actor: string, within?: EntityManager): Promise<{ refund: RefundEntity; attempt: AttemptEntity }> {
-    const run = async (em: EntityManager) => {
-      const charge = await this.lockCharge(em, input.chargeId, input.merchantId);
-      const target = { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) };
-      await commitRefundAmount(em, charge, input.amountCents);
-      const refund = Object.assign(new RefundEntity(), {
-        id: randomUUID(),
-        chargeId: charge.id,
-        merchantId: charge.merchantId,
-        amountCents: input.amountCents,
-        currency: charge.currency,
-        reason: input.reason,
-        createdBy: actor,
-        proposalId: null,
-        providerChargeId: null,
-        releasedAt: null,
-      });
-      await insertRefund(em, refund);
-      const attempt = await this.opener.openFirstAttempt(em, this.encode(target, refund), actor);
-      return { refund, attempt };
-    };
+    const run = async (em: EntityManager) => this.createLocked(em, await this.lockCharge(em, input.chargeId, input.merchantId), input, actor);
     return within ? run(within) : this.db.transaction(run);
+  }
+
+  private async createLocked(em: EntityManager, charge: ChargeEntity, input: NewRefund, actor: string): Promise<{ refund: RefundEntity; attempt: AttemptEntity }> {
+    const target = { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) };
+    await commitRefundAmount(em, charge, input.amountCents);
+    const refund = Object.assign(new RefundEntity(), {
+      id: input.refundId ?? randomUUID(),
+      chargeId: charge.id,
+      merchantId: charge.merchantId,
+      amountCents: input.amountCents,
+      currency: charge.currency,
+      reason: input.reason,
+      createdBy: actor,
+      proposalId: null,
+      providerChargeId: null,
+      releasedAt: null,
+    });
+    await insertRefund(em, refund);
+    const attempt = await this.opener.openFirstAttempt(em, this.encode(target, refund, 0), actor);
+    return { refund, attempt };
   }
 
   /**
@@ -90,7 +136,8 @@ export class RefundOpener {
    */
   async openForProposal(em: EntityManager, proposal: ProposalToExecute, actor: string): Promise<{ refund: RefundEntity; attempt: AttemptEntity }> {
     const refund = Object.assign(new RefundEntity(), {
-      id: randomUUID(),
+      // Derived: a proposal executed again after a lost commit re-creates the lost refund and its attempts' keys.
+      id: proposalRefundIdOf(proposal.id),
       chargeId: null,
       merchantId: null,
       amountCents: proposal.amountCents,
@@ -104,12 +151,13 @@ export class RefundOpener {
     try {
       await insertRefund(em, refund);
     } catch (error) {
-      if (isUniqueViolation(error, 'uq_refunds_proposal')) throw new RefundProposalExecutedError(proposal.id);
+      // The id is derived from the proposal, so a second execution meets the primary key as well as the proposal's key.
+      if (isUniqueViolation(error, 'uq_refunds_proposal') || isUniqueViolation(error, 'refunds_pkey')) throw new RefundProposalExecutedError(proposal.id);
       if (isUniqueViolation(error, 'uq_refunds_proposal_provider_charge')) throw new ProviderChargeAlreadyRefundedError(proposal.providerChargeId);
       throw error;
     }
     const target = { chargeId: null, provider: proposal.provider, providerChargeId: proposal.providerChargeId };
-    const attempt = await this.opener.openFirstAttempt(em, this.encode(target, refund), actor);
+    const attempt = await this.opener.openFirstAttempt(em, this.encode(target, refund, 0), actor);
     return { refund, attempt };
   }
 
@@ -135,7 +183,7 @@ export class RefundOpener {
         const refund = await em.getRepository(RefundEntity).findOneOrFail({ where: { id: refundId }, lock: charge ? undefined : { mode: 'pessimistic_write' } });
         return { charge, refund };
       },
-      prepare: async (em, { charge, refund }) => {
+      prepare: async (em, { charge, refund }, sequence) => {
         const target = charge
           ? { chargeId: charge.id, provider: charge.provider, providerChargeId: await this.capturedProviderCharge(em, charge.id) }
           : await this.proposalTarget(em, refund);
@@ -144,7 +192,7 @@ export class RefundOpener {
           await commitRefundAmount(em, charge, refund.amountCents);
           await markRefundHeldAgain(em, refundId);
         }
-        return this.encode(target, refund);
+        return this.encode(target, refund, sequence);
       },
       unverified: (attemptId) => new PreviousRefundAttemptUnverifiedError(refundId, attemptId),
     };
@@ -177,9 +225,13 @@ export class RefundOpener {
     return captured.provider_charge_id;
   }
 
-  /** A new key per attempt, never derived from the refund: a refused try must not be replayed forever. */
-  private encode(target: RefundTarget, refund: RefundEntity): AttemptEntity {
-    const id = randomUUID();
+  /**
+   * Attempt `sequence` of the refund (how many it had before, counted under its owner's lock): its own key, never an
+   * earlier attempt's, so a refused try is not replayed; and derived, so an attempt opened again after its row was
+   * lost sends what the provider already saw (survivable-refund-ids.ts).
+   */
+  private encode(target: RefundTarget, refund: RefundEntity, sequence: number): AttemptEntity {
+    const { attemptId: id, idempotencyKey } = refundAttemptIdsOf(refund.id, sequence);
     const payload = this.gateways.forAttempt(target.provider).port('refund').encodeRefund({
       attemptId: id,
       refundId: refund.id,
@@ -193,7 +245,7 @@ export class RefundOpener {
       chargeId: target.chargeId,
       operation: 'refund',
       refundId: refund.id,
-      idempotencyKey: randomUUID(),
+      idempotencyKey,
       provider: target.provider,
       status: 'pending',
       payload,

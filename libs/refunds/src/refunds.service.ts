@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AttemptSender } from '@app/attempts';
 import { hasOpenReviewItem } from '@app/review/items';
 import { AttemptEntity, RefundEntity } from '@app/database';
-import { RefundOpener, type NewRefund } from './refund-opener.service.js';
+import { RefundOpener, type NewRefund, type RefundIdempotency } from './refund-opener.service.js';
 import { toRefundView, type RefundView } from './refund.view.js';
 import { RefundNotFoundError } from './refunds.errors.js';
 
@@ -20,10 +20,15 @@ export class RefundsService {
     private readonly sender: AttemptSender,
   ) {}
 
-  async create(input: NewRefund, actor: string): Promise<RefundView> {
-    const { refund, attempt } = await this.opener.create(input, actor);
-    await this.sender.sendClaimed(attempt, actor);
-    return this.view(refund.id);
+  /**
+   * `idempotency`: the caller's Idempotency-Key, which names the refund. A refund that key already made is answered
+   * as it stands (its pending attempt sent if due, as `submit` does), never made a second time.
+   */
+  async create(input: NewRefund, actor: string, idempotency: RefundIdempotency | null = null): Promise<RefundView> {
+    const opened = await this.opener.open(input, actor, idempotency);
+    if (opened.kind === 'created') await this.sender.sendClaimed(opened.attempt, actor);
+    else if (opened.open?.status === 'pending') await this.sender.send(opened.open.id, actor);
+    return this.view(opened.refund.id);
   }
 
   /** Sends the open attempt if it is due, or opens a new one after a failure. Safe to repeat, concurrently. */

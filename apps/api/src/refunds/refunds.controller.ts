@@ -46,11 +46,14 @@ export class RefundsController {
     @Res({ passthrough: true }) res: FastifyReply,
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
-    const run = () => this.refunds.create({ chargeId, merchantId: merchantScope(actor), amountCents: body.amountCents, reason: body.reason ?? null }, actor.name);
-    if (key === undefined) return run().then((view) => (res.status(201), view));
+    const input = { chargeId, merchantId: merchantScope(actor), amountCents: body.amountCents, reason: body.reason ?? null };
+    if (key === undefined) return this.refunds.create(input, actor.name).then((view) => (res.status(201), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
-    // The charge is part of the request: the same key and body for another charge is another request.
-    const stored = await this.idempotency.run(`${idempotencyScope(actor)} ${REFUND_KEY_SCOPE}`, key, { chargeId, ...body }, async () => ({ status: 201, body: await run() }));
+    const scope = `${idempotencyScope(actor)} ${REFUND_KEY_SCOPE}`;
+    // The charge is part of the request: the same key and body for another charge is another request. The key also
+    // names the refund, so a run again (a takeover, a lost record) finds the first refund rather than making another.
+    const run = async () => ({ status: 201, body: await this.refunds.create(input, actor.name, { scope, key }) });
+    const stored = await this.idempotency.run(scope, key, { chargeId, ...body }, run);
     res.status(stored.status);
     if (stored.replayed) res.header('Idempotent-Replayed', 'true');
     return stored.body;
