@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProviderHttpClient } from '@app/gateways';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { asaasDay } from './asaas-calendar.js';
 import { startSimulator } from '../start-simulator.js';
 import type { Simulator } from '../simulator.js';
 import { controlCall, waitFor } from '../simulator-test-client.js';
@@ -158,7 +159,7 @@ describe('the simulated Asaas API', () => {
   });
 
   it('reads a boleto past its due date (by its own calendar) as OVERDUE, and removes only an unpaid one', async () => {
-    const due = new Date().toISOString().slice(0, 10);
+    const due = asaasDay(Date.now());
     const boleto = await asaas('POST', '/v3/payments', payment('att-due', { billingType: 'BOLETO', dueDate: due }));
     expect((await asaas('GET', `/v3/payments/${boleto.json.id}`)).json.status).toBe('PENDING');
     sim.configure({ asaasClockOffsetDays: 1 });

@@ -2,6 +2,7 @@ import { InvalidControlInput } from '../control-input.js';
 import { CreateRequestLog } from '../create-request-log.js';
 import type { FaultPlanner } from '../fault-plan.js';
 import type { HangTracker } from '../hang-tracker.js';
+import { asaasDay } from './asaas-calendar.js';
 import { ASAAS_EVENT_TYPES, asaasEventForStatus, buildAsaasEvent } from './asaas-events.js';
 import type { AsaasEvent, AsaasEventType } from './asaas-events.js';
 import { AsaasPaymentStore } from './asaas-payments.store.js';
@@ -92,7 +93,8 @@ export class AsaasEngine {
    * invoice still PENDING after its due date is OVERDUE, announced once like Asaas's `PAYMENT_OVERDUE`.
    */
   current(payment: AsaasPayment): AsaasPayment {
-    const today = new Date(Date.now() + this.settings.asaasClockOffsetDays * 86_400_000).toISOString().slice(0, 10);
+    // Brasília's day, as the adapter dates a boleto due today: in UTC, one due today there read OVERDUE after 21:00.
+    const today = asaasDay(Date.now() + this.settings.asaasClockOffsetDays * 86_400_000);
     if (payment.status === 'PENDING' && !payment.deleted && payment.dueDate < today) {
       payment.status = 'OVERDUE';
       this.webhooks.emit([buildAsaasEvent('PAYMENT_OVERDUE', payment, Date.now())]);
