@@ -167,4 +167,28 @@ describe('a late refund success and the refund cap', () => {
     expect(await itemsOf(charge.attempts[0].id)).toEqual([{ reason: 'provider_refund', state: 'open' }]);
   });
 
+  it('a late refund the provider reversed explains nothing, as the cap counts it: failing another refund then asks a person about the reported total', async () => {
+    const { customerId, charge, declined, providerRefundId } = await declinedRefundOf400();
+    await providerRefundedLate(declined.attempts[0].id, providerRefundId, 400);
+    expect(await chargeRefunded(charge.attempts[0].providerChargeId!, 400)).toEqual({ duplicate: false, disposition: 'applied' });
+    // A later statement shows the late refund reversed (its kept refund_failure line), as reconciliation records it.
+    const [{ id: runId }] = await stack.db.query(
+      `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions)
+       VALUES (gen_random_uuid(), 'stripe', current_date, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
+    );
+    await stack.db.query(
+      `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, reference, charge_id, amount_cents, currency, occurred_at, run_id)
+       VALUES ('stripe', $1, 'refund_failure', $2, $3, $4, 400, 'usd', now(), $5)`,
+      [`txn_${randomUUID()}`, charge.attempts[0].providerChargeId, providerRefundId, charge.id, runId],
+    );
+    // The cap gives the reversed 400 back: all 1 000 is refundable again.
+    expect((await postRefund(stack, charge.id, { amountCents: 1001 })).body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 1000 } });
+
+    stack.sim.setFaults({ rules: [{ fault: 'decline', match: { customerId } }] });
+    const other = await refund(stack, charge.id, 300);
+    expect(other.attempts[0].status).toBe('failed');
+    // The provider's 400 is no longer explained by anything of ours the cap counts: a person looks.
+    const items = await stack.db.query(`SELECT reason, state, evidence->'findings' AS findings FROM review_items WHERE attempt_id = $1`, [other.attempts[0].id]);
+    expect(items).toEqual([{ reason: 'provider_refund_unexplained', state: 'open', findings: { reportedRefundedCents: 400, explainedCents: 0 } }]);
+  });
 });
