@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderFactApplier } from '@app/attempts';
+import { signStripePayload } from '@app/gateways';
 import { getCharge } from './support/charges.js';
 import { getRefund, postRefund, refund, succeededCharge } from './support/refunds.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -31,8 +32,34 @@ describe('a late refund success and the refund cap', () => {
     expect(declined.status).toBe('failed');
     stack.sim.setFaults({});
     const [atProvider] = stack.sim.refunds({ refundAttemptId: declined.attempts[0].id });
-    return { charge, declined, providerRefundId: atProvider.id };
+    return { customerId, charge, declined, providerRefundId: atProvider.id };
   }
+
+  /** The provider's late success for the declined refund, for `amountCents`, as its webhook would apply it. */
+  async function providerRefundedLate(attemptId: string, providerRefundId: string, amountCents: number) {
+    await stack.db.transaction((em) =>
+      stack.app.get(ProviderFactApplier).apply(
+        em,
+        attemptId,
+        { outcome: 'succeeded', providerChargeId: providerRefundId, amountCents, currency: 'usd' },
+        { cause: 'webhook', actor: 'webhook:stripe', evidence: { test: 'late refund' } },
+      ),
+    );
+    const [late] = await stack.db.query(`SELECT late_refund_amount_cents::int AS amount FROM attempts WHERE id = $1`, [attemptId]);
+    expect(late).toEqual({ amount: amountCents });
+  }
+
+  /** A signed `charge.refunded` for the charge's intent, saying the provider has refunded `amountRefunded` of its 1 000. */
+  async function chargeRefunded(paymentIntentId: string, amountRefunded: number) {
+    const event = { id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'charge.refunded', created: Math.floor(Date.now() / 1000),
+      data: { object: { id: `ch_${paymentIntentId}`, object: 'charge', payment_intent: paymentIntentId, amount: 1000, amount_refunded: amountRefunded, currency: 'usd' } } };
+    const raw = JSON.stringify(event);
+    const res = await stack.http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signStripePayload(raw, 'whsec_dev_simulator', Math.floor(Date.now() / 1000))).send(raw);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { duplicate: boolean; disposition: string };
+  }
+
+  const itemsOf = (attemptId: string) => stack.db.query<Array<{ reason: string; state: string }>>(`SELECT reason, state FROM review_items WHERE attempt_id = $1`, [attemptId]);
 
   it('a declined refund the provider reports succeeded (webhook) limits the next refund to 600 at once: 1 000 is 422, 600 is sent', async () => {
     const { charge, declined, providerRefundId } = await declinedRefundOf400();
@@ -120,5 +147,48 @@ describe('a late refund success and the refund cap', () => {
     expect(item).toMatchObject({ reason: 'amount_mismatch', state: 'open', late: { providerRefundId, amountCents: 300, requestedCents: 400, countedInCap: true } });
     const tooMuch = await postRefund(stack, charge.id, { amountCents: 701 });
     expect(tooMuch.body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 700 } });
+  });
+
+  it("a provider refunded total that is the late refund's own amount is explained by it: no review item for the charge", async () => {
+    const { charge, declined, providerRefundId } = await declinedRefundOf400();
+    await providerRefundedLate(declined.attempts[0].id, providerRefundId, 400);
+    expect(await chargeRefunded(charge.attempts[0].providerChargeId!, 400)).toEqual({ duplicate: false, disposition: 'applied' });
+    expect((await getCharge(stack, charge.id)).refundedCents).toBe(400);
+    expect(await itemsOf(charge.attempts[0].id)).toEqual([]);
+  });
+
+  it('a provider refunded total beyond what the late refund moved still reaches a person, by the amount the provider refunded, not ours', async () => {
+    const { charge, declined, providerRefundId } = await declinedRefundOf400();
+    // The provider refunded 300 for our 400: the cap counts 300, and so does the explanation.
+    await providerRefundedLate(declined.attempts[0].id, providerRefundId, 300);
+    expect(await chargeRefunded(charge.attempts[0].providerChargeId!, 300)).toEqual({ duplicate: false, disposition: 'applied' });
+    expect(await itemsOf(charge.attempts[0].id)).toEqual([]);
+    expect(await chargeRefunded(charge.attempts[0].providerChargeId!, 400)).toEqual({ duplicate: false, disposition: 'flagged' });
+    expect(await itemsOf(charge.attempts[0].id)).toEqual([{ reason: 'provider_refund', state: 'open' }]);
+  });
+
+  it('a late refund the provider reversed explains nothing, as the cap counts it: failing another refund then asks a person about the reported total', async () => {
+    const { customerId, charge, declined, providerRefundId } = await declinedRefundOf400();
+    await providerRefundedLate(declined.attempts[0].id, providerRefundId, 400);
+    expect(await chargeRefunded(charge.attempts[0].providerChargeId!, 400)).toEqual({ duplicate: false, disposition: 'applied' });
+    // A later statement shows the late refund reversed (its kept refund_failure line), as reconciliation records it.
+    const [{ id: runId }] = await stack.db.query(
+      `INSERT INTO reconciliation_runs (id, provider, day, trigger, source, status, requested_by, executions)
+       VALUES (gen_random_uuid(), 'stripe', current_date, 'manual', 'api', 'succeeded', 'test', 1) RETURNING id`,
+    );
+    await stack.db.query(
+      `INSERT INTO reconciliation_money_movements (provider, line_id, kind, provider_charge_id, reference, charge_id, amount_cents, currency, occurred_at, run_id)
+       VALUES ('stripe', $1, 'refund_failure', $2, $3, $4, 400, 'usd', now(), $5)`,
+      [`txn_${randomUUID()}`, charge.attempts[0].providerChargeId, providerRefundId, charge.id, runId],
+    );
+    // The cap gives the reversed 400 back: all 1 000 is refundable again.
+    expect((await postRefund(stack, charge.id, { amountCents: 1001 })).body).toMatchObject({ code: 'refund_exceeds_refundable', details: { refundableCents: 1000 } });
+
+    stack.sim.setFaults({ rules: [{ fault: 'decline', match: { customerId } }] });
+    const other = await refund(stack, charge.id, 300);
+    expect(other.attempts[0].status).toBe('failed');
+    // The provider's 400 is no longer explained by anything of ours the cap counts: a person looks.
+    const items = await stack.db.query(`SELECT reason, state, evidence->'findings' AS findings FROM review_items WHERE attempt_id = $1`, [other.attempts[0].id]);
+    expect(items).toEqual([{ reason: 'provider_refund_unexplained', state: 'open', findings: { reportedRefundedCents: 400, explainedCents: 0 } }]);
   });
 });

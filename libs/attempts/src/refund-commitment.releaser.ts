@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { releaseRefundAmount } from '@app/charges/store';
+import { providerRefundedBesideOurs, releaseRefundAmount } from '@app/charges/store';
 import { markRefundReleased } from '@app/refunds/store';
 import { openReviewItem } from '@app/review/items';
 
@@ -20,19 +20,13 @@ export async function releaseFailedRefund(em: EntityManager, attemptId: string, 
 
 /**
  * The provider's own refunded total (from its events) must be explained by refunds of ours that succeeded, may
- * still succeed, or that the provider made after we had failed them. Failing one that the total needed means money went back that our record no longer
+ * still succeed, or that the provider made after we had failed them and has not reversed: the cap's own terms
+ * (providerRefundedBesideOurs). Failing one that the total needed means money went back that our record no longer
  * shows: a person looks, with this attempt as the evidence.
  */
 async function reviewUnexplainedProviderRefunds(em: EntityManager, attemptId: string, chargeId: string): Promise<void> {
-  const [row] = await em.query<Array<{ reported: string; explained: string }>>(
-    `SELECT c.refunded_cents AS reported,
-            COALESCE((SELECT sum(r.amount_cents) FROM refunds r WHERE r.charge_id = c.id AND r.released_at IS NULL), 0)
-              + COALESCE((SELECT sum(x.late_refund_amount_cents) FROM attempts x
-                           WHERE x.charge_id = c.id AND x.operation = 'refund' AND x.late_refunded_at IS NOT NULL), 0) AS explained
-       FROM charges c WHERE c.id = $1`,
-    [chargeId],
-  );
-  if (row && Number(row.reported) > Number(row.explained)) {
-    await openReviewItem(em, attemptId, 'provider_refund_unexplained', { reportedRefundedCents: Number(row.reported), explainedCents: Number(row.explained) });
+  const { reportedCents, oursCents } = await providerRefundedBesideOurs(em, chargeId);
+  if (reportedCents > oursCents) {
+    await openReviewItem(em, attemptId, 'provider_refund_unexplained', { reportedRefundedCents: reportedCents, explainedCents: oursCents });
   }
 }

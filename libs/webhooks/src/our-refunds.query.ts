@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { providerRefundedBesideOurs } from '@app/charges/store';
 import { isUuid } from '@app/common';
 import type { RefundFact } from '@app/gateways';
 
@@ -15,18 +16,14 @@ export async function matchRefundAttempt(em: EntityManager, provider: string, re
 }
 
 /**
- * Whether the provider's refunded total for a charge is explained by our refunds: those that succeeded, and
- * those still open (a `charge.refunded` often arrives before the refund's own response or event). An open one
- * that later fails is checked again then, when it gives its amount back (`releaseFailedRefund`). Runs under
- * the charge row lock.
+ * Whether the provider's refunded total for a charge is explained by our refunds: those that succeeded, those still
+ * open (a `charge.refunded` often arrives before the refund's own response or event), and those we had failed that
+ * the provider made all the same (a late refund), by the one definition the refund cap counts them with
+ * (providerRefundedBesideOurs). Runs under the charge row lock.
  */
 export async function refundedTotalExplained(em: EntityManager, chargeId: string, refundedCents: number): Promise<{ explained: boolean; ourCents: number }> {
-  const [row] = await em.query<Array<{ ours: string }>>(
-    `SELECT COALESCE(sum(amount_cents), 0) AS ours FROM refunds WHERE charge_id = $1 AND released_at IS NULL`,
-    [chargeId],
-  );
-  const ourCents = Number(row.ours);
-  return { explained: refundedCents <= ourCents, ourCents };
+  const { oursCents } = await providerRefundedBesideOurs(em, chargeId);
+  return { explained: refundedCents <= oursCents, ourCents: oursCents };
 }
 
 /** Whether refunds of approved proposals for this provider charge (succeeded or still open) cover its refunded total. */

@@ -71,6 +71,23 @@ export async function holdRefundAmount(em: EntityManager, chargeId: string, amou
   return Number(current.refundable);
 }
 
+/**
+ * Under the charge row lock: the provider's refunded total from its events, beside what refunds of ours explain of
+ * it, counted by the cap's own terms (holdRefundAmount), so a refund the cap counts is one that explains: those open
+ * or succeeded, which hold their amount (`refund_committed_cents`; one still open may yet succeed, and is checked
+ * again when it fails and gives it back), and those the provider made after we had failed them, for the amount it
+ * says it refunded, less any it reversed since (LATE_REFUNDED). What the provider refunded without us explains
+ * nothing: that is the question a person is asked.
+ */
+export async function providerRefundedBesideOurs(em: EntityManager, chargeId: string): Promise<{ reportedCents: number; oursCents: number }> {
+  const [row] = await em.query<Array<{ reported: string; ours: string }>>(
+    `SELECT c.refunded_cents AS reported, c.refund_committed_cents + ${LATE_REFUNDED} AS ours FROM charges c WHERE c.id = $1`,
+    [chargeId],
+  );
+  if (!row) throw new Error(`charge ${chargeId} was not found to explain its provider refunds`);
+  return { reportedCents: Number(row.reported), oursCents: Number(row.ours) };
+}
+
 /** Gives back what a failed refund held. Exactly one row or the caller's transaction fails: the amount never vanishes. */
 export async function releaseRefundAmount(em: EntityManager, chargeId: string, amountCents: number | string): Promise<void> {
   const [, affected] = await em.query<[unknown, number]>(
