@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from '@fast-check/vitest';
 import { afterAll, expect } from 'vitest';
+import { addDays, dayOf } from '@app/common';
 import { startEfiSimulator } from '@app/simulator';
 import { fundedAccount, payoutBody } from './support/payouts.js';
 import { requestOf, type GeneratedRequest, type IdPools } from './support/hostile-requests.js';
@@ -56,7 +57,7 @@ async function realIds(): Promise<IdPools> {
   const endpoint = await stack.http.post('/webhook-endpoints').set(stack.auth('merchant')).send({ url: 'http://127.0.0.1:9/hooks' });
   expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   const events = (await stack.http.get('/events?limit=5').set(stack.auth('merchant'))).body.data as Array<{ id: string }>;
-  const run = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider: 'stripe', date: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) });
+  const run = await stack.http.post('/reconciliation/runs').set(stack.auth('admin')).send({ provider: 'stripe', date: addDays(dayOf(new Date(), stack.config.RECONCILIATION_TZ), -1) });
   expect(run.status, JSON.stringify(run.body)).toBeLessThan(300);
   return {
     charges: [charge.id, created],

@@ -20,7 +20,9 @@ describe('a captured charge never opens another attempt', () => {
   let alice: Reviewer;
   beforeAll(async () => {
     // Not found is trusted 300 ms after a send ended; the held create executes 5 s after it arrived.
-    stack = await startTestStack({ reconciliationDaysLater: 1, worker: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', RESOLUTION_MAX_TRIES: '10' } });
+    // The statement's day in UTC, the day the test dates its run: in America/Sao_Paulo, UTC's today is still the day
+    // before from 00:00 to 03:00 UTC, and a run of it (the clock a day on) would be refused as not yet ended.
+    stack = await startTestStack({ reconciliationDaysLater: 1, worker: true, env: { CONSISTENT_LOOKUP_GRACE_MS: '300', RESOLUTION_MAX_TRIES: '10', RECONCILIATION_TZ: 'UTC' } });
     alice = await newReviewer(stack, 'alice');
   });
   afterAll(async () => stack.close());

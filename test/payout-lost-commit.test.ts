@@ -115,6 +115,8 @@ describe('a Pix payout retried under its Idempotency-Key after its first run com
     const again = await post(accountId, key, payoutBody(1_500));
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body).toMatchObject({ id: first.id, amountCents: 1_500 });
+    // Made by the first request, and said so: the client is not told a new payout was made.
+    expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.attempts).toEqual([expect.objectContaining({ id: first.attempts[0].id, transferId: first.attempts[0].transferId })]);
     expect(await moneyOut(accountId)).toEqual(out);
     expect(await balanceOf(stack, accountId)).toEqual({ availableCents: 3_500, reservedCents: 1_500 });
@@ -180,7 +182,8 @@ describe('a Pix payout retried under its Idempotency-Key after its first run com
     const key = randomUUID();
     const payouts = stack.app.get(PayoutsService);
     const [one, two] = await Promise.all([payouts.create(accountId, input, actor, key), payouts.create(accountId, input, actor, key)]);
-    expect('id' in one && 'id' in two && one.id === two.id).toBe(true);
+    expect('id' in one.view && 'id' in two.view && one.view.id === two.view.id).toBe(true);
+    expect([one.existing, two.existing].sort()).toEqual([false, true]);
     const out = await moneyOut(accountId);
     expect(out.payouts).toHaveLength(1);
     expect(out.entries).toHaveLength(1);

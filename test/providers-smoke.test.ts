@@ -25,6 +25,9 @@ describe('providers:smoke', () => {
     SMOKE_STRIPE_CUSTOMER: 'cus_smoke',
     SMOKE_ASAAS_CUSTOMER: 'cus_000005219613',
     SMOKE_ASAAS_CARD_TOKEN: '76496073-536f-4835-80db-c45d00f33695',
+    // The simulator books Asaas payments on UTC's day; read in America/Sao_Paulo, a payment made from 00:00 to
+    // 03:00 UTC was on the next day's page and "not in the statement yet".
+    RECONCILIATION_TZ: 'UTC',
   });
 
   beforeAll(async () => {

@@ -122,6 +122,8 @@ describe.each<[string, ProviderProfile, ProviderRefunds]>([
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body).toMatchObject({ id: first.id, status: 'succeeded', attempts: [{ id: first.attempts[0].id, idempotencyKey: first.attempts[0].idempotencyKey }] });
     expect(again.body.attempts).toHaveLength(1);
+    // Made by the first request, and said so: the client is not told a new refund was made.
+    expect(again.headers['idempotent-replayed']).toBe('true');
     expect(provider.refunds(stack, charge)).toBe(1);
     expect(provider.creates(stack) - createsBefore).toBe(1);
     expect(await committedCents(stack, charge.id)).toBe(1000);
@@ -136,6 +138,7 @@ describe.each<[string, ProviderProfile, ProviderRefunds]>([
     const again = await postRefund(stack, charge.id, body, key);
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body).toMatchObject({ id: first.id, status: 'succeeded' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
     expect(provider.refunds(stack, charge)).toBe(1);
     expect(provider.creates(stack) - createsBefore).toBe(1);
     expect(await committedCents(stack, charge.id)).toBe(700);
@@ -190,7 +193,9 @@ describe.each<[string, ProviderProfile, ProviderRefunds]>([
     const input = { chargeId: charge.id, merchantId: stack.merchantId, amountCents: 900, reason: null };
     const refunds = stack.app.get(RefundsService);
     const [a, b] = await Promise.all([refunds.create(input, 'test', { scope, key }), refunds.create(input, 'test', { scope, key })]);
-    expect(a.id).toBe(b.id);
+    expect(a.view.id).toBe(b.view.id);
+    // One made it; the other found it.
+    expect([a.existing, b.existing].sort()).toEqual([false, true]);
     expect(provider.refunds(stack, charge)).toBe(1);
     expect(provider.creates(stack) - createsBefore).toBe(1);
     expect(await committedCents(stack, charge.id)).toBe(900);

@@ -6,6 +6,12 @@ import { IdempotencyRecordEntity, msInterval } from '@app/database';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from './charges.errors.js';
 import { canonicalJson } from './rules/canonical-json.js';
 
+export interface HandledResponse {
+  status: number;
+  body: unknown;
+  replayed?: boolean;
+}
+
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -24,7 +30,11 @@ const ABANDONED_AFTER_MS = 120_000;
 export class InboundIdempotencyService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async run(scope: string, key: string, body: unknown, handler: () => Promise<{ status: number; body: unknown }>): Promise<StoredResponse> {
+  /**
+   * `handler` may answer `replayed: true` itself: what it answers was made by an earlier request (a refund or payout
+   * named by this key, found after a takeover or a lost record), so the client is told, as on a stored replay.
+   */
+  async run(scope: string, key: string, body: unknown, handler: () => Promise<HandledResponse>): Promise<StoredResponse> {
     const requestHash = hashRequest(body);
     // A few rounds only because the first holder may let go of the key between our insert and our read.
     for (let round = 0; round < 3; round++) {
@@ -61,8 +71,8 @@ export class InboundIdempotencyService {
     return affected === 1;
   }
 
-  private async execute(scope: string, key: string, handler: () => Promise<{ status: number; body: unknown }>): Promise<StoredResponse> {
-    let response: { status: number; body: unknown };
+  private async execute(scope: string, key: string, handler: () => Promise<HandledResponse>): Promise<StoredResponse> {
+    let response: HandledResponse;
     try {
       response = await handler();
     } catch (error) {
@@ -74,7 +84,7 @@ export class InboundIdempotencyService {
       { scope, key },
       { state: 'completed', responseStatus: response.status, responseBody: response.body as object },
     );
-    return { ...response, replayed: false };
+    return { status: response.status, body: response.body, replayed: response.replayed ?? false };
   }
 }
 

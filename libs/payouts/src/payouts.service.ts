@@ -39,7 +39,8 @@ export class PayoutsService {
    * REVIEW_FOUR_EYES_AMOUNT_CENTS, the payout and its reservation recording the admin's name; at or above it the
    * admin only asks, in the four-eyes store large credits use, and another admin confirms (`confirm`).
    */
-  async create(accountId: string, input: NewPayout, actor: Actor, idempotencyKey?: string): Promise<PayoutView | PayoutRequestView> {
+  /** `existing`: the payout this Idempotency-Key already made (a retry after a takeover or a lost record), answered as it stands. */
+  async create(accountId: string, input: NewPayout, actor: Actor, idempotencyKey?: string): Promise<{ view: PayoutView | PayoutRequestView; existing: boolean }> {
     const problem = pixKeyProblem(input.pixKeyType, input.pixKey);
     if (problem) throw new InvalidPixKeyError(problem);
     const account = await this.accounts.visibleAccount(accountId, actor);
@@ -55,14 +56,14 @@ export class PayoutsService {
         requestedBy: actor.name,
         payout: { pixKey: input.pixKey, pixKeyType: input.pixKeyType, description: input.description },
       });
-      return { request: { ...toFourEyesRequestView(request), pixKeyType: input.pixKeyType, description: input.description } };
+      return { view: { request: { ...toFourEyesRequestView(request), pixKeyType: input.pixKeyType, description: input.description } }, existing: false };
     }
     // With a key the payout is named by it (rules/survivable-payout-ids.ts): a retry whose first run committed, or
     // whose commit a failover lost after the transfer left, is that payout again, never a second one.
     const payoutId = idempotencyKey === undefined ? randomUUID() : payoutIdOf(idempotencyScope(actor), account.id, idempotencyKey);
     const opened = await this.opener.create(account, input, actor.name, payoutId);
     await this.send(opened, actor.name);
-    return this.render(opened.payout.id);
+    return { view: await this.render(opened.payout.id), existing: opened.attempt === null };
   }
 
   /**

@@ -22,13 +22,13 @@ export class RefundsService {
 
   /**
    * `idempotency`: the caller's Idempotency-Key, which names the refund. A refund that key already made is answered
-   * as it stands (its pending attempt sent if due, as `submit` does), never made a second time.
+   * as it stands (its pending attempt sent if due, as `submit` does), never made a second time: `existing`.
    */
-  async create(input: NewRefund, actor: string, idempotency: RefundIdempotency | null = null): Promise<RefundView> {
+  async create(input: NewRefund, actor: string, idempotency: RefundIdempotency | null = null): Promise<{ view: RefundView; existing: boolean }> {
     const opened = await this.opener.open(input, actor, idempotency);
     if (opened.kind === 'created') await this.sender.sendClaimed(opened.attempt, actor);
     else if (opened.open?.status === 'pending') await this.sender.send(opened.open.id, actor);
-    return this.view(opened.refund.id);
+    return { view: await this.view(opened.refund.id), existing: opened.kind === 'existing' };
   }
 
   /** Sends the open attempt if it is due, or opens a new one after a failure. Safe to repeat, concurrently. */

@@ -59,8 +59,8 @@ export class PayoutsController {
     const create = () => this.payouts.create(accountId, { amountCents: body.amountCents, pixKey: body.pixKey, pixKeyType: body.pixKeyType, description: body.description ?? null }, actor, key);
     // An admin's large payout only waits for a second person: 202, nothing reserved.
     const run = async () => {
-      const view = await create();
-      return { status: 'request' in view ? 202 : 201, body: view };
+      const { view, existing } = await create();
+      return { status: 'request' in view ? 202 : 201, body: view, replayed: existing };
     };
     if (key === undefined) return run().then(({ status, body: view }) => (res.status(status), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');

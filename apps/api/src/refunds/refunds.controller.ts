@@ -47,12 +47,15 @@ export class RefundsController {
     @Headers('idempotency-key') key?: string,
   ): Promise<unknown> {
     const input = { chargeId, merchantId: merchantScope(actor), amountCents: body.amountCents, reason: body.reason ?? null };
-    if (key === undefined) return this.refunds.create(input, actor.name).then((view) => (res.status(201), view));
+    if (key === undefined) return this.refunds.create(input, actor.name).then(({ view }) => (res.status(201), view));
     if (key.length === 0 || key.length > 255) throw new BadRequestException('Idempotency-Key must be 1 to 255 characters');
     const scope = `${idempotencyScope(actor)} ${REFUND_KEY_SCOPE}`;
     // The charge is part of the request: the same key and body for another charge is another request. The key also
     // names the refund, so a run again (a takeover, a lost record) finds the first refund rather than making another.
-    const run = async () => ({ status: 201, body: await this.refunds.create(input, actor.name, { scope, key }) });
+    const run = async () => {
+      const { view, existing } = await this.refunds.create(input, actor.name, { scope, key });
+      return { status: 201, body: view, replayed: existing };
+    };
     const stored = await this.idempotency.run(scope, key, { chargeId, ...body }, run);
     res.status(stored.status);
     if (stored.replayed) res.header('Idempotent-Replayed', 'true');
